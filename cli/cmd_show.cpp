@@ -1,0 +1,38 @@
+// pincer show: the board after a position and moves.
+#include <cstdio>
+
+#include "cli/support/commands.h"
+#include "cli/support/positions.h"
+#include "engine/registry.h"
+
+namespace pincer::cli {
+namespace {
+
+struct Options {
+  std::string rules = "seize-reference";
+  std::string position;
+  std::vector<std::string> moves;
+};
+
+void run(const Options& o) {
+  const GamePtr game = load_game(o.rules);
+  const Line line = play_line(*game, o.position, o.moves);
+  std::fputs(line.state->to_diagram().c_str(), stdout);
+  std::printf("  position: %s\n", line.state->to_text().c_str());
+  const Outcome out = line.state->outcome();
+  if (out.over) {
+    std::printf("  game over: %s (%s)\n", out.winner < 0 ? "draw" : (game->side_name(out.winner) + " wins").c_str(),
+                out.reason);
+  }
+}
+
+RegisterCommand reg{"show", "Print the board of a position", [](CLI::App& app) {
+                      auto o = std::make_shared<Options>();
+                      app.add_option("--rules", o->rules, "Ruleset name or file")->capture_default_str();
+                      app.add_option("--position", o->position, "Position text (default: the start)");
+                      app.add_option("--moves", o->moves, "Moves to play first, in any accepted form");
+                      app.callback([o] { run(*o); });
+                    }};
+
+}  // namespace
+}  // namespace pincer::cli

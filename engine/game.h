@@ -1,0 +1,129 @@
+// The game interface: everything search, training and tools know about a game.
+//
+// A Game is one game under one ruleset (SE!ZE under seize-v0, Seega 5x5, ...). A State is a
+// position of that game. Players are numbered 0 and 1; the game names them (side_name). Nothing
+// here assumes that players alternate: the same player may act twice in a row (Seega's
+// placement), so search must always ask to_move().
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace google::protobuf {
+class Message;
+}
+
+namespace pincer {
+
+// An action is an integer id in [0, Game::num_actions()), fixed for the game and ruleset, so a
+// policy head has one output per id.
+using Action = int32_t;
+
+// Thrown for any bad input a game is given: position text, move text, a ruleset.
+class GameError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Outcome {
+  bool over = false;
+  int winner = -1;             // 0 or 1; -1 for a draw (only meaningful when over)
+  const char* reason = "";     // e.g. "crowns", "stalemate", "draw"; static storage
+
+  bool is_draw() const { return over && winner < 0; }
+  // Score for `player`: 1 win, 0.5 draw, 0 loss. Only meaningful when over.
+  double score_for(int player) const { return winner < 0 ? 0.5 : (winner == player ? 1.0 : 0.0); }
+};
+
+// Shape of the network input planes: channels x height x width floats.
+struct InputShape {
+  int channels = 0;
+  int height = 0;
+  int width = 0;
+  int size() const { return channels * height * width; }
+};
+
+class Game;
+
+class State {
+ public:
+  virtual ~State() = default;
+  virtual const Game& game() const = 0;
+  virtual std::unique_ptr<State> clone() const = 0;
+
+  // The player who acts now (0 or 1).
+  virtual int to_move() const = 0;
+  // Legal actions, in no particular order; empty when the game is over.
+  virtual void legal_actions(std::vector<Action>& out) const = 0;
+  // Plays a legal action. Passing an illegal action is a programming error (checked in debug).
+  virtual void apply(Action action) = 0;
+  virtual Outcome outcome() const = 0;
+
+  // Zobrist hash of everything that decides the legal moves and the result (counters excepted).
+  virtual uint64_t hash() const = 0;
+  // The game's one-line position text (SFEN for SE!ZE); Game::parse_state reads it back.
+  virtual std::string to_text() const = 0;
+  // A multi-line picture of the board for people.
+  virtual std::string to_diagram() const = 0;
+  // Squares whose pieces the last action captured, in the game's square names.
+  virtual std::vector<std::string> last_captured() const = 0;
+  // Points of each player as the ruleset counts them (all zero where it counts none).
+  virtual std::array<int, 2> points() const = 0;
+
+  // Network input from the point of view of the player to move; writes input_shape().size().
+  virtual void encode(float* planes) const = 0;
+  // The policy output index of an action, in the same point of view as encode(). Identity by
+  // default; a game whose encoding turns the board for one player turns its actions too.
+  virtual int policy_index(Action action) const { return action; }
+
+  virtual bool equals(const State& other) const = 0;
+};
+
+class Game {
+ public:
+  virtual ~Game() = default;
+
+  virtual std::string game_name() const = 0;     // registry name, e.g. "seize"
+  virtual std::string ruleset_name() const = 0;  // e.g. "seize-v0"
+  virtual std::string fingerprint() const = 0;   // 16 hex digits
+  // The whole ruleset file as loaded (header, rules and notes): the game's own ruleset message.
+  virtual const google::protobuf::Message& ruleset() const = 0;
+  virtual std::string side_name(int player) const = 0;
+  // Parses a side name as the game writes it (full name or its one-letter form); -1 if unknown.
+  virtual int parse_side(std::string_view text) const = 0;
+
+  virtual int num_actions() const = 0;
+  virtual std::unique_ptr<State> initial_state() const = 0;
+  // Reads State::to_text(); throws GameError naming what is wrong.
+  virtual std::unique_ptr<State> parse_state(std::string_view text) const = 0;
+
+  // Text of a legal action in `state`: long form (unambiguous on its own, e.g. "c3-c2") or the
+  // shortest unambiguous short form among state's legal actions.
+  virtual std::string action_text(const State& state, Action action, bool short_form) const = 0;
+  // Reads any accepted form of a move in `state`; throws GameError for illegal or ambiguous text
+  // (listing the candidates when ambiguous).
+  virtual Action parse_action(const State& state, std::string_view text) const = 0;
+
+  virtual InputShape input_shape() const = 0;
+  virtual int encoding_version() const = 0;
+  // Board symmetries usable for data augmentation (1 = identity only). Symmetry 0 is identity.
+  virtual int num_symmetries() const { return 1; }
+  // Applies symmetry `sym` in place to encoded planes and to a policy vector indexed by
+  // policy_index. Only called with 0 < sym < num_symmetries().
+  virtual void apply_symmetry(int sym, float* planes, float* policy) const {
+    (void)sym, (void)planes, (void)policy;
+  }
+
+  // Leaf count of the game tree to `depth` plies (a finished game has no children). Games
+  // override this with a fast path; the default walks the interface.
+  virtual uint64_t perft(const State& state, int depth) const;
+};
+
+using GamePtr = std::shared_ptr<const Game>;
+
+}  // namespace pincer

@@ -1,0 +1,175 @@
+#include "engine/seize/seize_game.h"
+
+#include <cstdlib>
+#include <sstream>
+
+#include "engine/seize/notation.h"
+
+namespace pincer::seize {
+
+int move_to_action(Move m) {
+  const int df = file_of(m.to) - file_of(m.from), dr = rank_of(m.to) - rank_of(m.from);
+  const int dist = std::max(std::abs(df), std::abs(dr));
+  const int sf = (df > 0) - (df < 0), sr = (dr > 0) - (dr < 0);
+  int dir = 0;
+  while (kDirFile[dir] != sf || kDirRank[dir] != sr) ++dir;
+  return (dir * 7 + dist - 1) * 64 + m.from;
+}
+
+Move action_to_move(Action a) {
+  const int from = a & 63, plane = a >> 6;
+  const int dir = plane / 7, dist = plane % 7 + 1;
+  const int to = make_square(file_of(from) + kDirFile[dir] * dist, rank_of(from) + kDirRank[dir] * dist);
+  return Move{static_cast<uint8_t>(from), static_cast<uint8_t>(to & 63)};
+}
+
+SeizeGame::SeizeGame(SeizeRuleset ruleset) : ruleset_(std::move(ruleset)) {
+  rules_ = compile_rules(ruleset_.rules());
+  fingerprint_ = ruleset_fingerprint("seize", ruleset_.rules());
+}
+
+int SeizeGame::parse_side(std::string_view text) const {
+  for (int p = 0; p < 2; ++p) {
+    if (text == rules_.side_name[p] || text == rules_.side_name[p].substr(0, 1)) return p;
+  }
+  return -1;
+}
+
+std::unique_ptr<State> SeizeGame::wrap(const Position& pos) const {
+  return std::make_unique<SeizeState>(*this, pos);
+}
+
+std::unique_ptr<State> SeizeGame::initial_state() const { return wrap(Position::start(rules_)); }
+
+std::unique_ptr<State> SeizeGame::parse_state(std::string_view text) const {
+  return wrap(parse_sfen(rules_, text));
+}
+
+std::string SeizeGame::action_text(const State& state, Action action, bool short_form) const {
+  const Move m = action_to_move(action);
+  if (!short_form) return long_move(m);
+  return short_move(static_cast<const SeizeState&>(state).position(), m);
+}
+
+Action SeizeGame::parse_action(const State& state, std::string_view text) const {
+  const Position& pos = static_cast<const SeizeState&>(state).position();
+  if (pos.decided_without_stalemate()) throw GameError("the game is over; no move can follow");
+  return move_to_action(parse_move(pos, text));
+}
+
+uint64_t SeizeGame::perft(const State& state, int depth) const {
+  return seize::perft(static_cast<const SeizeState&>(state).position(), depth);
+}
+
+void SeizeState::legal_actions(std::vector<Action>& out) const {
+  out.clear();
+  if (pos_.decided_without_stalemate()) return;
+  MoveList list;
+  pos_.generate(list);
+  for (const Move& m : list) out.push_back(move_to_action(m));
+}
+
+void SeizeState::apply(Action action) { pos_.apply(action_to_move(action)); }
+
+Outcome SeizeState::outcome() const {
+  const Result r = pos_.result();
+  return Outcome{r.over(), r.winner, reason_name(r.reason)};
+}
+
+std::string SeizeState::to_text() const { return to_sfen(pos_); }
+
+std::string SeizeState::to_diagram() const {
+  const Rules& r = pos_.rules();
+  std::ostringstream out;
+  out << "     a  b  c  d  e  f  g  h\n";
+  for (int rank = 7; rank >= 0; --rank) {
+    out << "  " << rank + 1 << " ";
+    for (int file = 0; file < 8; ++file) {
+      const int sq = make_square(file, rank);
+      const Bitboard b = bit(sq);
+      std::string cell = " .";
+      if (!(kBoard & b)) cell = "  ";
+      else if (pos_.owner(sq) >= 0) {
+        const char letter = pos_.is_boss(sq) ? 'b' : 'g';
+        cell = std::string(1, pos_.owner(sq) == kBottom ? static_cast<char>(letter - 32) : letter);
+        const Power p = pos_.power_at(sq);
+        cell += p == kPlus ? '+' : p == kCross ? 'x' : p == kCrown ? '*' : ' ';
+        cell = " " + cell.substr(0, 2);
+        out << cell;
+        continue;
+      } else if (pos_.tokens() & r.plus_squares & b) cell = " +";
+      else if (pos_.tokens() & r.cross_squares & b) cell = " x";
+      else if (r.crown_squares & b) cell = " #";
+      out << cell << " ";
+    }
+    out << " " << rank + 1 << "\n";
+  }
+  out << "     a  b  c  d  e  f  g  h\n";
+  out << "  " << r.side_name[pos_.to_move()] << " to move";
+  if (r.keeps_points()) out << "; points " << r.side_name[0] << " " << pos_.points(0) << ", " << r.side_name[1] << " " << pos_.points(1);
+  if (r.total_plies) out << "; ply " << pos_.ply() << "/" << r.total_plies;
+  if (r.halfmove_limit) out << "; capture-free plies " << pos_.halfmove() << "/" << r.halfmove_limit;
+  out << "\n";
+  return out.str();
+}
+
+std::vector<std::string> SeizeState::last_captured() const {
+  std::vector<std::string> out;
+  for (Bitboard b = pos_.last_captured(); b;) out.push_back(square_name(pop_lsb(b)));
+  return out;
+}
+
+void SeizeState::encode(float* planes) const {
+  const Rules& r = pos_.rules();
+  const int us = pos_.to_move(), them = us ^ 1;
+  const bool turn = us == kTop;  // the top side sees the board turned half a circle
+  std::fill(planes, planes + SeizeGame::kPlanes * 64, 0.0f);
+  auto set = [&](int plane, Bitboard b, float v = 1.0f) {
+    for (; b;) {
+      const int sq = pop_lsb(b);
+      planes[plane * 64 + (turn ? 63 - sq : sq)] = v;
+    }
+  };
+  const Bitboard powered[3] = {pos_.powered(kPlus), pos_.powered(kCross), pos_.powered(kCrown)};
+  for (int side = 0; side < 2; ++side) {
+    const Bitboard mine = pos_.pieces(side == 0 ? us : them);
+    const int base = side * 5;
+    set(base + 0, mine & pos_.bosses());
+    set(base + 1, mine & ~pos_.bosses());
+    for (int k = 0; k < 3; ++k) set(base + 2 + k, mine & powered[k]);
+  }
+  set(10, pos_.tokens() & r.plus_squares);
+  set(11, pos_.tokens() & r.cross_squares);
+  set(12, r.plus_squares);
+  set(13, r.cross_squares);
+  set(14, r.crown_squares);
+  set(15, kBoard);
+  if (r.halfmove_limit) set(16, kBoard, static_cast<float>(pos_.halfmove()) / r.halfmove_limit);
+  if (r.total_plies) set(17, kBoard, static_cast<float>(pos_.ply()) / r.total_plies);
+  if (r.keeps_points()) set(18, kBoard, (pos_.points(us) - pos_.points(them)) / 8.0f);
+  if (us == kBottom) set(19, kBoard);
+}
+
+int SeizeState::policy_index(Action action) const {
+  if (pos_.to_move() == kBottom) return action;
+  const int from = action & 63, plane = action >> 6;
+  const int dir = plane / 7, dist_index = plane % 7;
+  return (opposite(dir) * 7 + dist_index) * 64 + (63 - from);
+}
+
+bool SeizeState::equals(const State& other) const {
+  const auto* o = dynamic_cast<const SeizeState*>(&other);
+  return o && o->game_->fingerprint() == game_->fingerprint() && o->pos_ == pos_;
+}
+
+GamePtr make_game(const RulesetSource& source) {
+  SeizeRuleset ruleset;
+  parse_text_proto(source.text, source.origin, ruleset);
+  try {
+    return std::make_shared<SeizeGame>(std::move(ruleset));
+  } catch (const GameError& e) {
+    throw GameError(source.origin + ": " + e.what());
+  }
+}
+
+}  // namespace pincer::seize
