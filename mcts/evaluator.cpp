@@ -1,0 +1,1 @@
+#include "mcts/evaluator.h"
