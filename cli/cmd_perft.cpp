@@ -30,7 +30,8 @@ void run(const Options& o) {
       child->apply(a);
       const uint64_t n = game->perft(*child, o.depth - 1);
       total += n;
-      std::printf("%s: %llu\n", game->action_text(root, a, false).c_str(), static_cast<unsigned long long>(n));
+      std::printf("%s: %llu\n", game->action_text(root, a, false).c_str(),
+                  static_cast<unsigned long long>(n));
     }
     std::printf("total: %llu\n", static_cast<unsigned long long>(total));
     return;
@@ -39,22 +40,23 @@ void run(const Options& o) {
     const auto t0 = std::chrono::steady_clock::now();
     const uint64_t nodes = game->perft(root, d);
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::printf("depth=%d nodes=%llu time=%.3f nps=%.0f\n", d, static_cast<unsigned long long>(nodes), s,
-                s > 0 ? nodes / s : 0.0);
+    std::printf("depth=%d nodes=%llu time=%.3f nps=%.0f\n", d,
+                static_cast<unsigned long long>(nodes), s, s > 0 ? nodes / s : 0.0);
     std::fflush(stdout);
   }
 }
 
-RegisterCommand reg{"perft", "Count the leaves of the game tree to a depth (move generator check and speed)",
-                    [](CLI::App& app) {
-                      auto o = std::make_shared<Options>();
-                      app.add_option("--rules", o->rules, "Ruleset name or file")->capture_default_str();
-                      app.add_option("--depth", o->depth, "Plies")->capture_default_str()->check(CLI::Range(1, 30));
-                      app.add_option("--position", o->position, "Position text (default: the start)");
-                      app.add_option("--moves", o->moves, "Moves played from the position first");
-                      app.add_flag("--divide", o->divide, "Leaf count below each legal move at --depth");
-                      app.callback([o] { run(*o); });
-                    }};
+RegisterCommand reg{
+    "perft", "Count the leaves of the game tree to a depth (move generator check and speed)",
+    [](CLI::App& app) {
+      auto o = std::make_shared<Options>();
+      app.add_option("--rules", o->rules, "Ruleset name or file")->capture_default_str();
+      app.add_option("--depth", o->depth, "Plies")->capture_default_str()->check(CLI::Range(1, 30));
+      app.add_option("--position", o->position, "Position text (default: the start)");
+      app.add_option("--moves", o->moves, "Moves played from the position first");
+      app.add_flag("--divide", o->divide, "Leaf count below each legal move at --depth");
+      app.callback([o] { run(*o); });
+    }};
 
 }  // namespace
 }  // namespace pincer::cli

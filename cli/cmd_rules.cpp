@@ -19,7 +19,8 @@ void run(const Options& o) {
   if (o.list) {
     for (const std::string& name : shipped_ruleset_names()) {
       const GamePtr game = load_game(name);
-      std::printf("%-20s %-8s %s\n", name.c_str(), game->game_name().c_str(), game->fingerprint().c_str());
+      std::printf("%-20s %-8s %s\n", name.c_str(), game->game_name().c_str(),
+                  game->fingerprint().c_str());
     }
     return;
   }
@@ -36,24 +37,26 @@ void run(const Options& o) {
   std::string text;
   google::protobuf::TextFormat::PrintToString(rules, &text);
   std::printf("ruleset: %s\ngame: %s\ntitle: %s\nfingerprint: %s\n\n%s\n", header.name().c_str(),
-              header.game().c_str(), header.title().c_str(), game->fingerprint().c_str(), text.c_str());
+              header.game().c_str(), header.title().c_str(), game->fingerprint().c_str(),
+              text.c_str());
   std::printf("guessed fields:\n");
   for (const FieldNote& n : header.notes()) {
     if (n.source() == "guessed")
-      std::printf("  %s = %s\n      %s\n", n.field().c_str(), field_value_text(rules, n.field()).c_str(),
-                  n.description().c_str());
+      std::printf("  %s = %s\n      %s\n", n.field().c_str(),
+                  field_value_text(rules, n.field()).c_str(), n.description().c_str());
   }
   const auto problems = note_problems(rules, header.notes());
   for (const std::string& p : problems) std::printf("warning: %s\n", p.c_str());
 }
 
-RegisterCommand reg{"rules", "Print a ruleset: its fields, fingerprint and guessed fields", [](CLI::App& app) {
-                      auto o = std::make_shared<Options>();
-                      app.add_option("--rules", o->rules, "Ruleset name or file")->capture_default_str();
-                      app.add_flag("--markdown", o->markdown, "Print the generated rules page (docs/rules/)");
-                      app.add_flag("--list", o->list, "List the shipped rulesets with their fingerprints");
-                      app.callback([o] { run(*o); });
-                    }};
+RegisterCommand reg{
+    "rules", "Print a ruleset: its fields, fingerprint and guessed fields", [](CLI::App& app) {
+      auto o = std::make_shared<Options>();
+      app.add_option("--rules", o->rules, "Ruleset name or file")->capture_default_str();
+      app.add_flag("--markdown", o->markdown, "Print the generated rules page (docs/rules/)");
+      app.add_flag("--list", o->list, "List the shipped rulesets with their fingerprints");
+      app.callback([o] { run(*o); });
+    }};
 
 }  // namespace
 }  // namespace pincer::cli

@@ -21,18 +21,20 @@ void run(const Options& o) {
   std::printf("  position: %s\n", line.state->to_text().c_str());
   const Outcome out = line.state->outcome();
   if (out.over) {
-    std::printf("  game over: %s (%s)\n", out.winner < 0 ? "draw" : (game->side_name(out.winner) + " wins").c_str(),
+    std::printf("  game over: %s (%s)\n",
+                out.winner < 0 ? "draw" : (game->side_name(out.winner) + " wins").c_str(),
                 out.reason);
   }
 }
 
-RegisterCommand reg{"show", "Print the board of a position", [](CLI::App& app) {
-                      auto o = std::make_shared<Options>();
-                      app.add_option("--rules", o->rules, "Ruleset name or file")->capture_default_str();
-                      app.add_option("--position", o->position, "Position text (default: the start)");
-                      app.add_option("--moves", o->moves, "Moves to play first, in any accepted form");
-                      app.callback([o] { run(*o); });
-                    }};
+RegisterCommand reg{
+    "show", "Print the board of a position", [](CLI::App& app) {
+      auto o = std::make_shared<Options>();
+      app.add_option("--rules", o->rules, "Ruleset name or file")->capture_default_str();
+      app.add_option("--position", o->position, "Position text (default: the start)");
+      app.add_option("--moves", o->moves, "Moves to play first, in any accepted form");
+      app.callback([o] { run(*o); });
+    }};
 
 }  // namespace
 }  // namespace pincer::cli

@@ -32,8 +32,8 @@ class GameError : public std::runtime_error {
 
 struct Outcome {
   bool over = false;
-  int winner = -1;             // 0 or 1; -1 for a draw (only meaningful when over)
-  const char* reason = "";     // e.g. "crowns", "stalemate", "draw"; static storage
+  int winner = -1;          // 0 or 1; -1 for a draw (only meaningful when over)
+  const char* reason = "";  // e.g. "crowns", "stalemate", "draw"; static storage
 
   bool is_draw() const { return over && winner < 0; }
   // Score for `player`: 1 win, 0.5 draw, 0 loss. Only meaningful when over.
@@ -49,6 +49,7 @@ struct InputShape {
 };
 
 class Game;
+class Heuristic;  // engine/heuristic.h
 
 class State {
  public:
@@ -122,6 +123,10 @@ class Game {
   // Leaf count of the game tree to `depth` plies (a finished game has no children). Games
   // override this with a fast path; the default walks the interface.
   virtual uint64_t perft(const State& state, int depth) const;
+
+  // Hand-made knowledge for the classical players (evaluation, capture values); nullptr for a
+  // game without one (they fall back to points and mobility). Owned by the game.
+  virtual const Heuristic* heuristic() const { return nullptr; }
 };
 
 using GamePtr = std::shared_ptr<const Game>;

@@ -68,21 +68,26 @@ std::vector<GameRecord> parse_sgn(const std::string& text) {
       const size_t space = line.find_first_of(" \t", start);
       const size_t open = line.find('"', start);
       const size_t close = line.rfind(']');
-      if (space == std::string::npos || open == std::string::npos || close == std::string::npos || close < open ||
-          open < space)
-        throw GameError("line " + std::to_string(line_no) + ": a header must look like [Key \"value\"]");
+      if (space == std::string::npos || open == std::string::npos || close == std::string::npos ||
+          close < open || open < space)
+        throw GameError("line " + std::to_string(line_no) +
+                        ": a header must look like [Key \"value\"]");
       const std::string key = line.substr(start + 1, space - start - 1);
       std::string value;
       size_t i = open + 1;
       bool closed = false;
       for (; i < close; ++i) {
-        if (line[i] == '\\' && i + 1 < close) value += line[++i];
+        if (line[i] == '\\' && i + 1 < close)
+          value += line[++i];
         else if (line[i] == '"') {
           closed = true;
           break;
-        } else value += line[i];
+        } else
+          value += line[i];
       }
-      if (!closed || key.empty()) throw GameError("line " + std::to_string(line_no) + ": a header must look like [Key \"value\"]");
+      if (!closed || key.empty())
+        throw GameError("line " + std::to_string(line_no) +
+                        ": a header must look like [Key \"value\"]");
       current.headers.emplace_back(key, value);
       continue;
     }
@@ -115,7 +120,8 @@ std::vector<GameRecord> parse_sgn(const std::string& text) {
     }
     flush();
   }
-  if (in_comment) throw GameError("line " + std::to_string(line_no) + ": a { comment is never closed");
+  if (in_comment)
+    throw GameError("line " + std::to_string(line_no) + ": a { comment is never closed");
   finish();
   return records;
 }
@@ -133,18 +139,18 @@ ReplayedGame replay_record(const GameRecord& record) {
   out.game = load_game(ruleset);
   const std::string fingerprint = record.header("Fingerprint");
   if (fingerprint.empty())
-    throw GameError("the record has no Fingerprint header; ruleset '" + ruleset + "' has fingerprint " +
-                    out.game->fingerprint());
+    throw GameError("the record has no Fingerprint header; ruleset '" + ruleset +
+                    "' has fingerprint " + out.game->fingerprint());
   if (fingerprint != out.game->fingerprint())
-    throw GameError("the record's Fingerprint " + fingerprint + " differs from ruleset '" + ruleset +
-                    "', whose fingerprint is " + out.game->fingerprint() +
+    throw GameError("the record's Fingerprint " + fingerprint + " differs from ruleset '" +
+                    ruleset + "', whose fingerprint is " + out.game->fingerprint() +
                     ": it was played under other rules and is refused");
   const std::string position = record.header("Position");
   out.start = position.empty() ? out.game->initial_state() : out.game->parse_state(position);
   out.final = out.start->clone();
   for (size_t i = 0; i < record.moves.size(); ++i) {
-    const std::string where = "move " + std::to_string(i / 2 + 1) + (i % 2 ? "... " : ". ") + record.moves[i] +
-                              " (ply " + std::to_string(i + 1) + ")";
+    const std::string where = "move " + std::to_string(i / 2 + 1) + (i % 2 ? "... " : ". ") +
+                              record.moves[i] + " (ply " + std::to_string(i + 1) + ")";
     if (out.final->outcome().over) throw GameError(where + ": the game was already over");
     try {
       const Action a = out.game->parse_action(*out.final, record.moves[i]);
@@ -158,16 +164,19 @@ ReplayedGame replay_record(const GameRecord& record) {
   if (!result.empty() && result != "*") {
     const std::string actual = result_text(*out.game, *out.final);
     if (actual != result)
-      throw GameError("the record's Result is '" + result + "' but its moves give '" + actual + "'");
+      throw GameError("the record's Result is '" + result + "' but its moves give '" + actual +
+                      "'");
     const std::string termination = record.header("Termination");
     const Outcome o = out.final->outcome();
     if (!termination.empty() && termination != o.reason)
-      throw GameError("the record's Termination is '" + termination + "' but its moves end by '" + o.reason + "'");
+      throw GameError("the record's Termination is '" + termination + "' but its moves end by '" +
+                      o.reason + "'");
   }
   return out;
 }
 
-std::string write_sgn(const Game& game, const State& start, const std::vector<Action>& actions, const Headers& headers) {
+std::string write_sgn(const Game& game, const State& start, const std::vector<Action>& actions,
+                      const Headers& headers) {
   std::unique_ptr<State> state = start.clone();
   std::vector<std::string> moves;
   for (Action a : actions) {
@@ -192,9 +201,9 @@ std::string write_sgn(const Game& game, const State& start, const std::vector<Ac
   const Outcome o = state->outcome();
   if (o.over) out << "[Termination " << quote(o.reason) << "]\n";
   for (const auto& [k, v] : headers) {
-    const bool standard = k == "Event" || k == "Site" || k == "Date" || k == "Round" || k == side0 || k == side1 ||
-                          k == "Ruleset" || k == "Fingerprint" || k == "Position" || k == "Result" ||
-                          k == "Termination";
+    const bool standard = k == "Event" || k == "Site" || k == "Date" || k == "Round" ||
+                          k == side0 || k == side1 || k == "Ruleset" || k == "Fingerprint" ||
+                          k == "Position" || k == "Result" || k == "Termination";
     if (!standard) out << "[" << k << " " << quote(v) << "]\n";
   }
   out << "\n";

@@ -46,7 +46,8 @@ GamePtr load_game(const std::string& rules_name_or_path) {
     if (it == games().end()) {
       std::string known;
       for (const auto& entry : games()) known += (known.empty() ? "" : ", ") + entry.first;
-      throw GameError(source.origin + ": unknown game '" + header.game() + "' (known: " + known + ")");
+      throw GameError(source.origin + ": unknown game '" + header.game() + "' (known: " + known +
+                      ")");
     }
     factory = it->second;
   }

@@ -26,7 +26,9 @@ namespace {
 class CollectErrors : public pb::io::ErrorCollector {
  public:
   void AddError(int line, int column, const std::string& message) override {
-    if (first.empty()) first = "line " + std::to_string(line + 1) + ":" + std::to_string(column + 1) + ": " + message;
+    if (first.empty())
+      first =
+          "line " + std::to_string(line + 1) + ":" + std::to_string(column + 1) + ": " + message;
   }
   void AddWarning(int, int, const std::string&) override {}
   std::string first;
@@ -78,7 +80,8 @@ std::string scalar_text(const pb::Message& msg, const pb::FieldDescriptor* f, in
   std::string out;
   pb::TextFormat::Printer printer;
   printer.PrintFieldValueToString(msg, f, index, &out);
-  if (out.size() >= 2 && out.front() == '"' && out.back() == '"') out = out.substr(1, out.size() - 2);
+  if (out.size() >= 2 && out.front() == '"' && out.back() == '"')
+    out = out.substr(1, out.size() - 2);
   return out;
 }
 
@@ -100,7 +103,8 @@ RulesetSource find_ruleset(const std::string& name_or_path) {
     if (name_or_path == f.name) return {f.text, std::string("embedded:") + f.name};
   }
   std::string text;
-  if (name_or_path.find('/') != std::string::npos || name_or_path.find(".textproto") != std::string::npos) {
+  if (name_or_path.find('/') != std::string::npos ||
+      name_or_path.find(".textproto") != std::string::npos) {
     if (read_file(name_or_path, text)) return {text, name_or_path};
     throw GameError("cannot read ruleset file '" + name_or_path + "'");
   }
@@ -172,15 +176,18 @@ std::vector<std::string> note_problems(const pb::Message& rules,
   const std::set<std::string> leaf_set(leaves.begin(), leaves.end());
   std::map<std::string, int> seen;
   for (const FieldNote& note : notes) {
-    if (!leaf_set.count(note.field())) problems.push_back("note for unknown field '" + note.field() + "'");
+    if (!leaf_set.count(note.field()))
+      problems.push_back("note for unknown field '" + note.field() + "'");
     if (++seen[note.field()] == 2) problems.push_back("two notes for '" + note.field() + "'");
     if (!valid_source(note.source()))
       problems.push_back("note for '" + note.field() + "' has source '" + note.source() +
                          "' (want \"seed NNN\" or \"guessed\")");
-    if (note.description().empty()) problems.push_back("note for '" + note.field() + "' has no description");
+    if (note.description().empty())
+      problems.push_back("note for '" + note.field() + "' has no description");
   }
   for (const std::string& leaf : leaves) {
-    if (!seen.count(leaf)) problems.push_back("field '" + leaf + "' has no note (source and description)");
+    if (!seen.count(leaf))
+      problems.push_back("field '" + leaf + "' has no note (source and description)");
   }
   return problems;
 }

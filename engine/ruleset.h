@@ -43,6 +43,7 @@ std::vector<std::string> note_problems(const google::protobuf::Message& rules,
 
 // The rules page (Markdown) for a loaded ruleset file: every field with value, source and
 // description, then the guessed fields. `ruleset` is the game's whole ruleset message.
-std::string rules_markdown(const google::protobuf::Message& ruleset, const std::string& fingerprint);
+std::string rules_markdown(const google::protobuf::Message& ruleset,
+                           const std::string& fingerprint);
 
 }  // namespace pincer

@@ -11,10 +11,12 @@ std::vector<std::string> split_words(const std::string& text) {
   return out;
 }
 
-Line play_line(const Game& game, const std::string& position_text, const std::vector<std::string>& moves) {
+Line play_line(const Game& game, const std::string& position_text,
+               const std::vector<std::string>& moves) {
   Line line;
-  line.state = (position_text.empty() || position_text == "startpos") ? game.initial_state()
-                                                                       : game.parse_state(position_text);
+  line.state = (position_text.empty() || position_text == "startpos")
+                   ? game.initial_state()
+                   : game.parse_state(position_text);
   for (size_t i = 0; i < moves.size(); ++i) {
     try {
       if (line.state->outcome().over) throw GameError("the game is already over");
@@ -30,13 +32,15 @@ Line play_line(const Game& game, const std::string& position_text, const std::ve
 
 Line parse_position_command(const Game& game, const std::string& text) {
   const std::vector<std::string> words = split_words(text);
-  if (words.empty()) throw GameError("empty line (want 'startpos [moves ...]' or 'position <TEXT> [moves ...]')");
+  if (words.empty())
+    throw GameError("empty line (want 'startpos [moves ...]' or 'position <TEXT> [moves ...]')");
   size_t i = 0;
   std::string position;
   if (words[0] == "startpos") {
     i = 1;
   } else if (words[0] == "position") {
-    for (i = 1; i < words.size() && words[i] != "moves"; ++i) position += (position.empty() ? "" : " ") + words[i];
+    for (i = 1; i < words.size() && words[i] != "moves"; ++i)
+      position += (position.empty() ? "" : " ") + words[i];
     if (position.empty()) throw GameError("'position' needs the position text");
     if (position == "startpos") position.clear();
   } else {

@@ -17,7 +17,8 @@ struct Line {
 
 // Plays `moves` from `position_text` ("" or "startpos" for the initial position). Throws
 // GameError naming the move number and text of the first bad move.
-Line play_line(const Game& game, const std::string& position_text, const std::vector<std::string>& moves);
+Line play_line(const Game& game, const std::string& position_text,
+               const std::vector<std::string>& moves);
 
 // Reads "startpos [moves M...]" or "position <TEXT> [moves M...]".
 Line parse_position_command(const Game& game, const std::string& line);

@@ -31,7 +31,16 @@ inline int pop_lsb(Bitboard& b) {
 }
 
 // The eight directions. Even indices are orthogonal, odd ones diagonal.
-enum Direction : int { kNorth, kNorthEast, kEast, kSouthEast, kSouth, kSouthWest, kWest, kNorthWest };
+enum Direction : int {
+  kNorth,
+  kNorthEast,
+  kEast,
+  kSouthEast,
+  kSouth,
+  kSouthWest,
+  kWest,
+  kNorthWest
+};
 constexpr int kDirFile[8] = {0, 1, 1, 1, 0, -1, -1, -1};
 constexpr int kDirRank[8] = {1, 1, 0, -1, -1, -1, 0, 1};
 // Directions in which square indices grow (north, east and the two northern diagonals).
@@ -40,12 +49,12 @@ constexpr int opposite(int dir) { return (dir + 4) & 7; }
 constexpr bool is_orthogonal(int dir) { return (dir & 1) == 0; }
 
 struct Tables {
-  Bitboard step[64][8];   // the neighbour in a direction, or 0 off the board
-  Bitboard jump[64][8];   // the square two steps away, or 0 off the board
-  Bitboard ray[64][8];    // every board square in a direction up to the edge
-  Bitboard near[64][8];   // the first two squares of ray (a boss of range 2)
-  Bitboard king[64];      // all eight neighbours on the board
-  Bitboard orth[64];      // the four orthogonal neighbours on the board
+  Bitboard step[64][8];  // the neighbour in a direction, or 0 off the board
+  Bitboard jump[64][8];  // the square two steps away, or 0 off the board
+  Bitboard ray[64][8];   // every board square in a direction up to the edge
+  Bitboard near[64][8];  // the first two squares of ray (a boss of range 2)
+  Bitboard king[64];     // all eight neighbours on the board
+  Bitboard orth[64];     // the four orthogonal neighbours on the board
 };
 const Tables& tables();
 

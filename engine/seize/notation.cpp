@@ -63,7 +63,8 @@ struct BitReader {
   int pos = 0;
   uint32_t get(int bits) {
     uint32_t v = 0;
-    for (int i = 0; i < bits; ++i, ++pos) v |= static_cast<uint32_t>((bytes[pos >> 3] >> (pos & 7)) & 1) << i;
+    for (int i = 0; i < bits; ++i, ++pos)
+      v |= static_cast<uint32_t>((bytes[pos >> 3] >> (pos & 7)) & 1) << i;
     return v;
   }
 };
@@ -107,7 +108,8 @@ std::string short_move(const Position& pos, Move m) {
 Move parse_move(const Position& pos, std::string_view raw) {
   std::string text;
   for (char c : raw)
-    if (!std::isspace(static_cast<unsigned char>(c))) text += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (!std::isspace(static_cast<unsigned char>(c)))
+      text += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   const std::string shown = "'" + std::string(raw) + "'";
   std::string from_text, to_text;
   if (text.size() == 5 && text[2] == '-') {
@@ -119,16 +121,21 @@ Move parse_move(const Position& pos, std::string_view raw) {
     fail("cannot read move " + shown + " (forms: c3-c2, c1b2, cb2, 1b2, b2)");
   }
   const int to = parse_square(to_text);
-  if (to < 0) fail("cannot read move " + shown + ": '" + to_text + "' is not a square of the board");
+  if (to < 0)
+    fail("cannot read move " + shown + ": '" + to_text + "' is not a square of the board");
   int from = -1, from_file = -1, from_rank = -1;
   if (from_text.size() == 2) {
     from = parse_square(from_text);
-    if (from < 0) fail("cannot read move " + shown + ": '" + from_text + "' is not a square of the board");
+    if (from < 0)
+      fail("cannot read move " + shown + ": '" + from_text + "' is not a square of the board");
   } else if (from_text.size() == 1) {
     const char c = from_text[0];
-    if (c >= 'a' && c <= 'h') from_file = c - 'a';
-    else if (c >= '1' && c <= '8') from_rank = c - '1';
-    else fail("cannot read move " + shown + ": '" + from_text + "' is neither a file nor a rank");
+    if (c >= 'a' && c <= 'h')
+      from_file = c - 'a';
+    else if (c >= '1' && c <= '8')
+      from_rank = c - '1';
+    else
+      fail("cannot read move " + shown + ": '" + from_text + "' is neither a file nor a rank");
   }
   MoveList list;
   pos.generate(list);
@@ -141,7 +148,9 @@ Move parse_move(const Position& pos, std::string_view raw) {
     found.push_back(m);
   }
   if (found.size() == 1) return found[0];
-  if (found.empty()) fail("illegal move " + shown + ": no piece of " + pos.rules().side_name[pos.to_move()] + " can make it");
+  if (found.empty())
+    fail("illegal move " + shown + ": no piece of " + pos.rules().side_name[pos.to_move()] +
+         " can make it");
   std::string cands;
   for (const Move& m : found) cands += (cands.empty() ? "" : ", ") + long_move(m);
   fail("ambiguous move " + shown + ": candidates " + cands);
@@ -196,7 +205,9 @@ Position parse_sfen(const Rules& r, std::string_view text) {
          "), got " + std::to_string(fields.size()));
   }
   const int side = side_from_text(r, fields[1]);
-  if (side < 0) fail("SFEN side to move '" + fields[1] + "' is not " + r.side_name[0] + " or " + r.side_name[1]);
+  if (side < 0)
+    fail("SFEN side to move '" + fields[1] + "' is not " + r.side_name[0] + " or " +
+         r.side_name[1]);
   Position pos = Position::empty(r, side);
 
   // Board: ranks 8 to 1.
@@ -205,7 +216,9 @@ Position parse_sfen(const Rules& r, std::string_view text) {
   for (size_t i = 0; i < board.size(); ++i) {
     const char c = board[i];
     if (c == '/') {
-      if (file != 8) fail("SFEN rank " + std::to_string(rank + 1) + " has " + std::to_string(file) + " squares, not 8");
+      if (file != 8)
+        fail("SFEN rank " + std::to_string(rank + 1) + " has " + std::to_string(file) +
+             " squares, not 8");
       if (--rank < 0) fail("SFEN board has more than 8 ranks");
       file = 0;
     } else if (c >= '1' && c <= '8') {
@@ -221,7 +234,8 @@ Position parse_sfen(const Rules& r, std::string_view text) {
         power = s == '+' ? kPlus : (s == 'x' || s == 'X') ? kCross : s == '*' ? kCrown : kNoPower;
         if (power != kNoPower) ++i;
       }
-      pos.put(sq, std::isupper(static_cast<unsigned char>(c)) ? kBottom : kTop, c == 'b' || c == 'B', power);
+      pos.put(sq, std::isupper(static_cast<unsigned char>(c)) ? kBottom : kTop,
+              c == 'b' || c == 'B', power);
       ++file;
     } else {
       fail(std::string("SFEN board has an unexpected character '") + c + "'");
@@ -238,7 +252,9 @@ Position parse_sfen(const Rules& r, std::string_view text) {
       for (size_t i = 0; i < t.size(); i += 3) {
         const int sq = parse_square(t.substr(i + 1, 2));
         const char k = t[i];
-        const Bitboard want = k == '+' ? r.plus_squares : (k == 'x' || k == 'X') ? r.cross_squares : 0;
+        const Bitboard want = k == '+'                 ? r.plus_squares
+                              : (k == 'x' || k == 'X') ? r.cross_squares
+                                                       : 0;
         if (sq < 0 || !(want & bit(sq)))
           fail("SFEN token '" + t.substr(i, 3) + "' is not a marked square of its kind");
         if (tokens & bit(sq)) fail("SFEN lists the token on " + square_name(sq) + " twice");
@@ -257,7 +273,8 @@ Position parse_sfen(const Rules& r, std::string_view text) {
   if (r.keeps_points()) {
     const std::string& p = fields[next++];
     const size_t dash = p.find('-');
-    if (dash == std::string::npos || !parse_uint(p.substr(0, dash), 31, pb) || !parse_uint(p.substr(dash + 1), 31, pt))
+    if (dash == std::string::npos || !parse_uint(p.substr(0, dash), 31, pb) ||
+        !parse_uint(p.substr(dash + 1), 31, pt))
       fail("SFEN points '" + p + "' must be two numbers from 0 to 31 like 3-1");
   }
   pos.set_counters(halfmove, ply, pb, pt);
@@ -274,16 +291,21 @@ void validate(const Position& pos) {
     const int start_bosses = popcount(r.start_bosses[p]);
     const int start_pieces = start_bosses + popcount(r.start_guards[p]);
     if (bosses > start_bosses)
-      fail(r.side_name[p] + " has " + std::to_string(bosses) + " bosses; the rules start with " + std::to_string(start_bosses));
+      fail(r.side_name[p] + " has " + std::to_string(bosses) + " bosses; the rules start with " +
+           std::to_string(start_bosses));
     if (pieces > start_pieces)
-      fail(r.side_name[p] + " has " + std::to_string(pieces) + " pieces; the rules start with " + std::to_string(start_pieces));
+      fail(r.side_name[p] + " has " + std::to_string(pieces) + " pieces; the rules start with " +
+           std::to_string(start_pieces));
   }
   const Bitboard powered = pos.powered(kPlus) | pos.powered(kCross) | pos.powered(kCrown);
   if ((pos.powered(kPlus) | pos.powered(kCross)) && !r.marked_squares())
     fail("a piece carries a + or x power, but these rules have no marked squares");
-  if (pos.powered(kCrown) && !r.crown_cap) fail("a piece wears the boss cap (*), which these rules do not have");
-  if (pos.powered(kCrown) & pos.bosses()) fail("a boss wears the boss cap (*); only guards take it");
-  if ((powered & pos.bosses()) && !r.boss_takes_power) fail("a boss carries a power; under these rules bosses never do");
+  if (pos.powered(kCrown) && !r.crown_cap)
+    fail("a piece wears the boss cap (*), which these rules do not have");
+  if (pos.powered(kCrown) & pos.bosses())
+    fail("a boss wears the boss cap (*); only guards take it");
+  if ((powered & pos.bosses()) && !r.boss_takes_power)
+    fail("a boss carries a power; under these rules bosses never do");
   if (pos.tokens() & ~r.marked_squares()) fail("a token lies on a square that is not marked");
   if (!r.tokens_consumed && pos.tokens() != r.marked_squares())
     fail("under these rules the marked squares never run out");
@@ -306,7 +328,9 @@ std::vector<uint8_t> to_binary(const Position& pos) {
   int pieces = 0;
   for (Bitboard b = occ; b; ++pieces) {
     const int sq = pop_lsb(b);
-    w.put(static_cast<uint32_t>(pos.owner(sq)) | (pos.is_boss(sq) ? 2u : 0u) | (static_cast<uint32_t>(pos.power_at(sq)) << 2), 4);
+    w.put(static_cast<uint32_t>(pos.owner(sq)) | (pos.is_boss(sq) ? 2u : 0u) |
+              (static_cast<uint32_t>(pos.power_at(sq)) << 2),
+          4);
   }
   if (pieces > kMaxPieces) fail("more than 16 pieces have no binary form");
   w.pos = 60 + 4 * kMaxPieces;
@@ -326,7 +350,8 @@ std::vector<uint8_t> to_binary(const Position& pos) {
 Position from_binary(const Rules& r, const std::vector<uint8_t>& bytes) {
   const int size = binary_size(r);
   if (static_cast<int>(bytes.size()) != size)
-    fail("a binary position under these rules has " + std::to_string(size) + " bytes, not " + std::to_string(bytes.size()));
+    fail("a binary position under these rules has " + std::to_string(size) + " bytes, not " +
+         std::to_string(bytes.size()));
   BitReader in{bytes};
   Bitboard occ = 0;
   for (int sq = 0; sq < 64; ++sq)
@@ -337,7 +362,8 @@ Position from_binary(const Rules& r, const std::vector<uint8_t>& bytes) {
   for (size_t i = pieces.size(); i < kMaxPieces; ++i)
     if (in.get(4)) fail("binary position has stray bits after its pieces");
   Position pos = Position::empty(r, static_cast<int>(in.get(1)));
-  for (const auto& [sq, code] : pieces) pos.put(sq, static_cast<int>(code & 1), code & 2, static_cast<Power>(code >> 2));
+  for (const auto& [sq, code] : pieces)
+    pos.put(sq, static_cast<int>(code & 1), code & 2, static_cast<Power>(code >> 2));
   Bitboard tokens = r.marked_squares();
   if (r.tokens_consumed) {
     tokens = 0;
@@ -350,7 +376,8 @@ Position from_binary(const Rules& r, const std::vector<uint8_t>& bytes) {
   const int halfmove = r.halfmove_limit ? static_cast<int>(in.get(kCounterBits)) : 0;
   const int ply = r.total_plies ? static_cast<int>(in.get(kCounterBits)) : 0;
   int pb = 0, pt = 0;
-  if (r.keeps_points()) pb = static_cast<int>(in.get(kPointsBits)), pt = static_cast<int>(in.get(kPointsBits));
+  if (r.keeps_points())
+    pb = static_cast<int>(in.get(kPointsBits)), pt = static_cast<int>(in.get(kPointsBits));
   pos.set_counters(halfmove, ply, pb, pt);
   if (in.get(size * 8 - in.pos)) fail("binary position has stray bits at its end");
   validate(pos);
@@ -375,7 +402,8 @@ Position from_base64(const Rules& r, std::string_view text) {
   const int size = binary_size(r);
   const size_t want = (static_cast<size_t>(size) * 8 + 5) / 6;
   if (text.size() != want)
-    fail("a base64 position under these rules has " + std::to_string(want) + " characters, not " + std::to_string(text.size()));
+    fail("a base64 position under these rules has " + std::to_string(want) + " characters, not " +
+         std::to_string(text.size()));
   std::vector<uint8_t> bytes;
   uint32_t acc = 0;
   int bits = 0;
@@ -384,7 +412,8 @@ Position from_base64(const Rules& r, std::string_view text) {
     if (p == kBase64 + 64) fail(std::string("'") + c + "' is not a base64url character");
     acc = (acc << 6) | static_cast<uint32_t>(p - kBase64);
     bits += 6;
-    if (bits >= 8) bytes.push_back(static_cast<uint8_t>(acc >> (bits -= 8))), acc &= (1u << bits) - 1;
+    if (bits >= 8)
+      bytes.push_back(static_cast<uint8_t>(acc >> (bits -= 8))), acc &= (1u << bits) - 1;
   }
   if (acc) fail("base64 position has stray bits at its end");
   return from_binary(r, bytes);

@@ -35,13 +35,20 @@ const Zobrist& zobrist() {
 
 const char* reason_name(Reason r) {
   switch (r) {
-    case Reason::kNone: return "";
-    case Reason::kCrowns: return "crowns";
-    case Reason::kBosses: return "bosses";
-    case Reason::kForce: return "force";
-    case Reason::kStalemate: return "stalemate";
-    case Reason::kLimit: return "limit";
-    case Reason::kDraw: return "draw";
+    case Reason::kNone:
+      return "";
+    case Reason::kCrowns:
+      return "crowns";
+    case Reason::kBosses:
+      return "bosses";
+    case Reason::kForce:
+      return "force";
+    case Reason::kStalemate:
+      return "stalemate";
+    case Reason::kLimit:
+      return "limit";
+    case Reason::kDraw:
+      return "draw";
   }
   return "";
 }
@@ -143,10 +150,17 @@ Bitboard Position::targets(int sq) const {
     out = (boss_ & b) ? boss_targets(sq, occ) : guard_steps(sq, occ);
   }
   switch (power) {
-    case kNoPower: break;
-    case kPlus: out |= rook_targets(t, sq, occ); break;
-    case kCross: out |= bishop_targets(t, sq, occ); break;
-    case kCrown: out |= boss_targets(sq, occ); break;
+    case kNoPower:
+      break;
+    case kPlus:
+      out |= rook_targets(t, sq, occ);
+      break;
+    case kCross:
+      out |= bishop_targets(t, sq, occ);
+      break;
+    case kCrown:
+      out |= boss_targets(sq, occ);
+      break;
   }
   return out;
 }
@@ -196,8 +210,10 @@ void Position::apply(Move m) {
   // Marked squares hand out powers on landing.
   if (!boss || r.boss_takes_power) {
     Power gained = kNoPower;
-    if (tokens_ & to) gained = (r.plus_squares & to) ? kPlus : kCross;
-    else if (!boss && r.crown_cap && (r.crown_squares & to)) gained = kCrown;
+    if (tokens_ & to)
+      gained = (r.plus_squares & to) ? kPlus : kCross;
+    else if (!boss && r.crown_cap && (r.crown_squares & to))
+      gained = kCrown;
     if (gained != kNoPower && (power == kNoPower || r.second_power_replaces)) {
       if (power != kNoPower) power_[power] ^= to;
       power_[gained] |= to;
@@ -226,9 +242,12 @@ void Position::apply(Move m) {
     const int sq = pop_lsb(c);
     const Bitboard b = bit(sq);
     key_ ^= piece_key(sq);
-    if (boss_ & b) points_[us] += r.score_boss;
-    else if ((power_[kPlus] | power_[kCross] | power_[kCrown]) & b) points_[us] += r.score_capped_guard;
-    else points_[us] += r.score_guard;
+    if (boss_ & b)
+      points_[us] += r.score_boss;
+    else if ((power_[kPlus] | power_[kCross] | power_[kCrown]) & b)
+      points_[us] += r.score_capped_guard;
+    else
+      points_[us] += r.score_guard;
     occ_[them] &= ~b;
     boss_ &= ~b;
     for (Bitboard& p : power_) p &= ~b;
@@ -253,7 +272,8 @@ Reason Position::board_win(int player) const {
 bool Position::decided_without_stalemate() const {
   const Rules& r = *rules_;
   if (board_win(0) != Reason::kNone || board_win(1) != Reason::kNone) return true;
-  return (r.total_plies && ply_ >= r.total_plies) || (r.halfmove_limit && halfmove_ >= r.halfmove_limit);
+  return (r.total_plies && ply_ >= r.total_plies) ||
+         (r.halfmove_limit && halfmove_ >= r.halfmove_limit);
 }
 
 Result Position::result() const {

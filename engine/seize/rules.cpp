@@ -35,7 +35,8 @@ Rules compile_rules(const SeizeRules& p) {
   r.side_name[kBottom] = p.sides().bottom_name();
   r.side_name[kTop] = p.sides().top_name();
   if (r.side_name[0].empty() || r.side_name[1].empty()) bad("sides", "both sides need a name");
-  if (r.side_name[0][0] == r.side_name[1][0] || r.side_name[0] == "draw" || r.side_name[1] == "draw")
+  if (r.side_name[0][0] == r.side_name[1][0] || r.side_name[0] == "draw" ||
+      r.side_name[1] == "draw")
     bad("sides", "the names must differ in their first letter and not be 'draw'");
   for (const std::string& n : r.side_name)
     for (char c : n)
@@ -84,7 +85,8 @@ Rules compile_rules(const SeizeRules& p) {
   const auto& c = p.capture();
   if (c.directions() == LINES_UNSPECIFIED) bad("capture.directions", "is not set");
   r.capture_diagonally = c.directions() == ALL_EIGHT;
-  if (c.self_sandwich() != SeizeRules::SAFE) bad("capture.self_sandwich", "only SAFE is implemented");
+  if (c.self_sandwich() != SeizeRules::SAFE)
+    bad("capture.self_sandwich", "only SAFE is implemented");
   if (!c.multiple()) bad("capture.multiple", "only true is implemented");
   if (c.chain()) bad("capture.chain", "only false is implemented");
   r.pin = c.pin();
@@ -92,7 +94,8 @@ Rules compile_rules(const SeizeRules& p) {
   r.win_crowns = p.wins().crowns();
   r.win_bosses = p.wins().bosses();
   r.force_max_pieces = p.wins().force_max_pieces();
-  if (r.force_max_pieces < 0 || r.force_max_pieces > 15) bad("wins.force_max_pieces", "must be 0 to 15");
+  if (r.force_max_pieces < 0 || r.force_max_pieces > 15)
+    bad("wins.force_max_pieces", "must be 0 to 15");
   if (r.win_crowns && !r.crown_squares) bad("wins.crowns", "needs board.crown_squares");
   if (p.stalemate() != SeizeRules::LOSS) bad("stalemate", "only LOSS is implemented");
 
@@ -100,8 +103,10 @@ Rules compile_rules(const SeizeRules& p) {
   if (r.total_plies < 0 || r.total_plies > 1023) bad("limit.total_plies", "must be 0 to 1023");
   if (r.total_plies) r.ties_to = side_of(p.limit().ties_to(), "limit.ties_to");
   r.halfmove_limit = p.draw().halfmove_limit();
-  if (r.halfmove_limit < 0 || r.halfmove_limit > 1023) bad("draw.halfmove_limit", "must be 0 to 1023");
-  if (p.draw().repetition() != SeizeRules::NOT_MODELLED) bad("draw.repetition", "only NOT_MODELLED is implemented");
+  if (r.halfmove_limit < 0 || r.halfmove_limit > 1023)
+    bad("draw.halfmove_limit", "must be 0 to 1023");
+  if (p.draw().repetition() != SeizeRules::NOT_MODELLED)
+    bad("draw.repetition", "only NOT_MODELLED is implemented");
   if (!r.total_plies && !r.halfmove_limit)
     bad("limit", "set limit.total_plies or draw.halfmove_limit so that every game ends");
 
@@ -109,7 +114,8 @@ Rules compile_rules(const SeizeRules& p) {
   r.score_capped_guard = p.scoring().capped_guard();
   r.score_boss = p.scoring().boss();
   for (int v : {r.score_guard, r.score_capped_guard, r.score_boss})
-    if (v < 0 || v > 3) bad("scoring", "values must be 0 to 3 (the binary form keeps 5 bits of points)");
+    if (v < 0 || v > 3)
+      bad("scoring", "values must be 0 to 3 (the binary form keeps 5 bits of points)");
 
   if (p.win_resolution().simultaneous() != SeizeRules::FIRST_LISTED)
     bad("win_resolution.simultaneous", "only FIRST_LISTED is implemented");

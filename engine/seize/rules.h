@@ -27,7 +27,7 @@ struct Rules {
   bool boss_takes_power = false;
   bool guard_steps_diagonally = true;
 
-  bool power_adds = false;         // else a power replaces the piece's own movement
+  bool power_adds = false;            // else a power replaces the piece's own movement
   bool second_power_replaces = true;  // else a powered piece takes nothing
   bool tokens_consumed = false;
   bool crown_cap = false;
@@ -38,7 +38,7 @@ struct Rules {
   bool win_crowns = true, win_bosses = true;
   int force_max_pieces = 2;
 
-  int total_plies = 0;   // 0: no points limit
+  int total_plies = 0;  // 0: no points limit
   int ties_to = kBottom;
   int halfmove_limit = 0;  // 0: no capture-free draw
 

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "engine/seize/notation.h"
+#include "engine/seize/seize_heuristic.h"
 
 namespace pincer::seize {
 
@@ -19,7 +20,8 @@ int move_to_action(Move m) {
 Move action_to_move(Action a) {
   const int from = a & 63, plane = a >> 6;
   const int dir = plane / 7, dist = plane % 7 + 1;
-  const int to = make_square(file_of(from) + kDirFile[dir] * dist, rank_of(from) + kDirRank[dir] * dist);
+  const int to =
+      make_square(file_of(from) + kDirFile[dir] * dist, rank_of(from) + kDirRank[dir] * dist);
   return Move{static_cast<uint8_t>(from), static_cast<uint8_t>(to & 63)};
 }
 
@@ -61,6 +63,8 @@ uint64_t SeizeGame::perft(const State& state, int depth) const {
   return seize::perft(static_cast<const SeizeState&>(state).position(), depth);
 }
 
+const Heuristic* SeizeGame::heuristic() const { return &seize_heuristic(); }
+
 void SeizeState::legal_actions(std::vector<Action>& out) const {
   out.clear();
   if (pos_.decided_without_stalemate()) return;
@@ -88,7 +92,8 @@ std::string SeizeState::to_diagram() const {
       const int sq = make_square(file, rank);
       const Bitboard b = bit(sq);
       std::string cell = " .";
-      if (!(kBoard & b)) cell = "  ";
+      if (!(kBoard & b))
+        cell = "  ";
       else if (pos_.owner(sq) >= 0) {
         const char letter = pos_.is_boss(sq) ? 'b' : 'g';
         cell = std::string(1, pos_.owner(sq) == kBottom ? static_cast<char>(letter - 32) : letter);
@@ -97,18 +102,24 @@ std::string SeizeState::to_diagram() const {
         cell = " " + cell.substr(0, 2);
         out << cell;
         continue;
-      } else if (pos_.tokens() & r.plus_squares & b) cell = " +";
-      else if (pos_.tokens() & r.cross_squares & b) cell = " x";
-      else if (r.crown_squares & b) cell = " #";
+      } else if (pos_.tokens() & r.plus_squares & b)
+        cell = " +";
+      else if (pos_.tokens() & r.cross_squares & b)
+        cell = " x";
+      else if (r.crown_squares & b)
+        cell = " #";
       out << cell << " ";
     }
     out << " " << rank + 1 << "\n";
   }
   out << "     a  b  c  d  e  f  g  h\n";
   out << "  " << r.side_name[pos_.to_move()] << " to move";
-  if (r.keeps_points()) out << "; points " << r.side_name[0] << " " << pos_.points(0) << ", " << r.side_name[1] << " " << pos_.points(1);
+  if (r.keeps_points())
+    out << "; points " << r.side_name[0] << " " << pos_.points(0) << ", " << r.side_name[1] << " "
+        << pos_.points(1);
   if (r.total_plies) out << "; ply " << pos_.ply() << "/" << r.total_plies;
-  if (r.halfmove_limit) out << "; capture-free plies " << pos_.halfmove() << "/" << r.halfmove_limit;
+  if (r.halfmove_limit)
+    out << "; capture-free plies " << pos_.halfmove() << "/" << r.halfmove_limit;
   out << "\n";
   return out.str();
 }

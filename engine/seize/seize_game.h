@@ -34,6 +34,7 @@ class SeizeGame : public Game {
   InputShape input_shape() const override { return {kPlanes, 8, 8}; }
   int encoding_version() const override { return 1; }
   uint64_t perft(const State& state, int depth) const override;
+  const Heuristic* heuristic() const override;
 
   const Rules& rules() const { return rules_; }
   std::unique_ptr<State> wrap(const Position& pos) const;

@@ -14,7 +14,9 @@ namespace {
 using seize::Position;
 using testing::SlowSeize;
 
-const seize::SeizeGame& seize_game(const GamePtr& g) { return static_cast<const seize::SeizeGame&>(*g); }
+const seize::SeizeGame& seize_game(const GamePtr& g) {
+  return static_cast<const seize::SeizeGame&>(*g);
+}
 
 struct PerftCase {
   const char* rules;
@@ -74,12 +76,16 @@ TEST(SeizePerft, GeneratorsAgreeOverRandomGames) {
         std::sort(fast_moves.begin(), fast_moves.end());
         std::vector<std::pair<int, int>> slow_moves = slow.moves();
         std::sort(slow_moves.begin(), slow_moves.end());
-        ASSERT_EQ(fast_moves, slow_moves) << rules << " seed " << seed << " at " << seize::to_sfen(pos);
+        ASSERT_EQ(fast_moves, slow_moves)
+            << rules << " seed " << seed << " at " << seize::to_sfen(pos);
         const seize::Result r = pos.result();
-        const std::string fast_result =
-            r.over() ? (r.winner < 0 ? "draw" : std::to_string(r.winner)) + ":" + seize::reason_name(r.reason) : "";
+        const std::string fast_result = r.over()
+                                            ? (r.winner < 0 ? "draw" : std::to_string(r.winner)) +
+                                                  ":" + seize::reason_name(r.reason)
+                                            : "";
         ASSERT_EQ(fast_result, slow.result()) << seize::to_sfen(pos);
-        ASSERT_EQ(pos.key(), seize::parse_sfen(sg.rules(), seize::to_sfen(pos)).key()) << seize::to_sfen(pos);
+        ASSERT_EQ(pos.key(), seize::parse_sfen(sg.rules(), seize::to_sfen(pos)).key())
+            << seize::to_sfen(pos);
         if (a < 0) {
           finished += r.over();
           return;
@@ -89,7 +95,8 @@ TEST(SeizePerft, GeneratorsAgreeOverRandomGames) {
         next.apply(m);
         SlowSeize slow_next = slow;
         slow_next.play(m.from, m.to);
-        ASSERT_EQ(slow_next.difference(next), "") << "after " << seize::long_move(m) << " from " << seize::to_sfen(pos);
+        ASSERT_EQ(slow_next.difference(next), "")
+            << "after " << seize::long_move(m) << " from " << seize::to_sfen(pos);
       });
     }
     EXPECT_GT(positions, 10000) << rules;

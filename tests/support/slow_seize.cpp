@@ -34,8 +34,10 @@ std::vector<std::pair<int, int>> raw_moves(const SlowSeize& s) {
       };
       if (c.power == 0 || R.power_adds) {
         for (int d = 0; d < 8; ++d) {
-          if (c.boss) walk(d, R.boss_range);
-          else if (!diagonal(d) || R.guard_steps_diagonally) walk(d, 1);
+          if (c.boss)
+            walk(d, R.boss_range);
+          else if (!diagonal(d) || R.guard_steps_diagonally)
+            walk(d, 1);
         }
       }
       for (int d = 0; d < 8; ++d) {
@@ -115,8 +117,10 @@ void SlowSeize::play(int from, int to) {
   // Power pickup on landing.
   if (!c.boss || R.boss_takes_power) {
     int gained = 0;
-    if (token[f][r]) gained = listed(R.plus_squares, f, r) ? 1 : 2;
-    else if (!c.boss && R.crown_cap && listed(R.crown_squares, f, r)) gained = 3;
+    if (token[f][r])
+      gained = listed(R.plus_squares, f, r) ? 1 : 2;
+    else if (!c.boss && R.crown_cap && listed(R.crown_squares, f, r))
+      gained = 3;
     if (gained && (c.power == 0 || R.second_power_replaces)) {
       c.power = gained;
       if (R.tokens_consumed && token[f][r]) token[f][r] = false;
@@ -128,12 +132,14 @@ void SlowSeize::play(int from, int to) {
   for (int d = 0; d < 8; ++d) {
     if (diagonal(d) && !R.capture_diagonally) continue;
     const int af = f + kDf[d], ar = r + kDr[d], bf = f + 2 * kDf[d], br = r + 2 * kDr[d];
-    if (inside(af, ar) && inside(bf, br) && cell[af][ar].owner == them && cell[bf][br].owner == us) take[af][ar] = true;
+    if (inside(af, ar) && inside(bf, br) && cell[af][ar].owner == them && cell[bf][br].owner == us)
+      take[af][ar] = true;
   }
   if (R.pin) {
     for (int d = 0; d < 8; ++d) {
       const int gf = f + kDf[d], gr = r + kDr[d];
-      if (!inside(gf, gr) || cell[gf][gr].owner != them || cell[gf][gr].boss || take[gf][gr]) continue;
+      if (!inside(gf, gr) || cell[gf][gr].owner != them || cell[gf][gr].boss || take[gf][gr])
+        continue;
       bool boxed = true;
       for (int e = 0; e < 8; ++e) {
         const int nf = gf + kDf[e], nr = gr + kDr[e];
@@ -162,7 +168,8 @@ std::string SlowSeize::difference(const seize::Position& pos) const {
     for (int r = 0; r < 8; ++r) {
       const int sq = f + 8 * r;
       const Cell& c = cell[f][r];
-      const std::string name = std::string(1, static_cast<char>('a' + f)) + static_cast<char>('1' + r);
+      const std::string name =
+          std::string(1, static_cast<char>('a' + f)) + static_cast<char>('1' + r);
       if (c.owner != pos.owner(sq)) return "owner on " + name;
       if (c.owner >= 0 && c.boss != pos.is_boss(sq)) return "piece type on " + name;
       if (c.owner >= 0 && c.power != pos.power_at(sq)) return "power on " + name;
