@@ -3,6 +3,7 @@
 #include <map>
 #include <mutex>
 
+#include "engine/seega/seega_game.h"
 #include "engine/seize/seize_game.h"
 
 namespace pincer {
@@ -12,6 +13,7 @@ namespace {
 std::map<std::string, GameFactory>& games() {
   // The registry: one line per game.
   static std::map<std::string, GameFactory> registry = {
+      {"seega", seega::make_game},
       {"seize", seize::make_game},
   };
   return registry;

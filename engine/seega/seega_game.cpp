@@ -1,0 +1,187 @@
+#include "engine/seega/seega_game.h"
+
+#include <algorithm>
+#include <cassert>
+#include <sstream>
+
+#include "engine/seega/notation.h"
+
+namespace pincer::seega {
+
+SeegaGame::SeegaGame(SeegaRuleset ruleset) : ruleset_(std::move(ruleset)) {
+  rules_ = compile_rules(ruleset_.rules());
+  fingerprint_ = ruleset_fingerprint("seega", ruleset_.rules());
+  const int n = rules_.size;
+  for (int sym = 0; sym < 8; ++sym) {
+    auto map = [&](int f, int r, int& of, int& orank) {
+      if (sym & 4) std::swap(f, r);
+      if (sym & 1) f = n - 1 - f;
+      if (sym & 2) r = n - 1 - r;
+      of = f, orank = r;
+    };
+    square_map_[sym].resize(rules_.num_squares);
+    for (int sq = 0; sq < rules_.num_squares; ++sq) {
+      int f, r;
+      map(rules_.file_of(sq), rules_.rank_of(sq), f, r);
+      square_map_[sym][sq] = rules_.make_square(f, r);
+    }
+    // Directions turn like vectors: map a step from the centre and read its direction.
+    int dir_map[8];
+    const int c = n / 2;
+    for (int d = 0; d < 8; ++d) {
+      int f0, r0, f1, r1;
+      map(c, c, f0, r0);
+      map(c + kDirFile[d], c + kDirRank[d], f1, r1);
+      for (int e = 0; e < 8; ++e)
+        if (kDirFile[e] == f1 - f0 && kDirRank[e] == r1 - r0) dir_map[d] = e;
+    }
+    action_map_[sym].resize(seega::num_actions(rules_));
+    for (int a = 0; a < seega::num_actions(rules_); ++a) {
+      action_map_[sym][a] = is_placement(rules_, a)
+                                ? square_map_[sym][a]
+                                : step_action(rules_, square_map_[sym][action_from(rules_, a)],
+                                              dir_map[action_dir(rules_, a)]);
+    }
+  }
+}
+
+int SeegaGame::parse_side(std::string_view text) const {
+  for (int p = 0; p < 2; ++p) {
+    if (text == kSideName[p] || text == std::string_view(kSideName[p], 1)) return p;
+  }
+  return -1;
+}
+
+std::unique_ptr<State> SeegaGame::wrap(const Position& pos) const {
+  return std::make_unique<SeegaState>(*this, pos);
+}
+
+std::unique_ptr<State> SeegaGame::initial_state() const { return wrap(Position::start(rules_)); }
+
+std::unique_ptr<State> SeegaGame::parse_state(std::string_view text) const {
+  return wrap(parse_text(rules_, text));
+}
+
+std::string SeegaGame::action_text(const State&, Action action, bool) const {
+  return seega::action_text(rules_, action);
+}
+
+Action SeegaGame::parse_action(const State& state, std::string_view text) const {
+  return seega::parse_action(static_cast<const SeegaState&>(state).position(), text);
+}
+
+void SeegaGame::apply_symmetry(int sym, float* planes, float* policy) const {
+  const int squares = rules_.num_squares;
+  const std::vector<int>& sq_map = square_map_[sym];
+  if (planes) {
+    std::vector<float> tmp(planes, planes + kPlanes * squares);
+    for (int c = 0; c < kPlanes; ++c)
+      for (int sq = 0; sq < squares; ++sq) planes[c * squares + sq_map[sq]] = tmp[c * squares + sq];
+  }
+  if (policy) {
+    const std::vector<int>& a_map = action_map_[sym];
+    std::vector<float> tmp(policy, policy + a_map.size());
+    for (size_t a = 0; a < a_map.size(); ++a) policy[a_map[a]] = tmp[a];
+  }
+}
+
+uint64_t SeegaGame::perft(const State& state, int depth) const {
+  return seega::perft(static_cast<const SeegaState&>(state).position(), depth);
+}
+
+void SeegaState::legal_actions(std::vector<Action>& out) const {
+  out.clear();
+  ActionList list;
+  pos_.generate(list);
+  out.assign(list.begin(), list.end());
+}
+
+void SeegaState::apply(Action action) {
+  assert(pos_.is_legal(action));
+  pos_.apply(action);
+}
+
+Outcome SeegaState::outcome() const {
+  const Result r = pos_.result();
+  return Outcome{r.over(), r.winner, reason_name(r.reason)};
+}
+
+std::string SeegaState::to_text() const { return seega::to_text(pos_); }
+
+std::string SeegaState::to_diagram() const {
+  const Rules& r = pos_.rules();
+  std::ostringstream out;
+  std::string files;
+  for (int f = 0; f < r.size; ++f) files += std::string(" ") + static_cast<char>('a' + f);
+  out << "    " << files << "\n";
+  for (int rank = r.size - 1; rank >= 0; --rank) {
+    out << "  " << rank + 1 << " ";
+    for (int file = 0; file < r.size; ++file) {
+      const int sq = r.make_square(file, rank);
+      const int owner = pos_.owner(sq);
+      out << ' ' << (owner == kDark ? 'D' : owner == kLight ? 'L' : sq == r.centre ? '*' : '.');
+    }
+    out << "  " << rank + 1 << "\n";
+  }
+  out << "    " << files << "\n";
+  const char* turn = kSideName[pos_.turn()];
+  const char* actor = kSideName[pos_.to_move()];
+  if (pos_.placing()) {
+    out << "  placement: " << actor << " to place (" << pos_.placements_left_in_turn()
+        << " left in this turn); in hand dark " << pos_.hand(kDark) << ", light "
+        << pos_.hand(kLight) << "\n";
+  } else {
+    out << "  movement: ";
+    if (pos_.forced())
+      out << turn << " is blocked; " << actor << " moves one of " << turn << "'s pieces for it";
+    else
+      out << turn << " to move";
+    out << "; pieces dark " << popcount(pos_.pieces(kDark)) << ", light "
+        << popcount(pos_.pieces(kLight)) << "; capture-free plies " << pos_.halfmove() << "/"
+        << r.capture_free_plies << "\n";
+  }
+  return out.str();
+}
+
+std::vector<std::string> SeegaState::last_captured() const {
+  std::vector<std::string> out;
+  for (Bitboard b = pos_.last_captured(); b;) out.push_back(pos_.rules().square_name(pop_lsb(b)));
+  return out;
+}
+
+void SeegaState::encode(float* planes) const {
+  const Rules& r = pos_.rules();
+  const int squares = r.num_squares;
+  const int us = pos_.to_move(), them = us ^ 1;
+  std::fill(planes, planes + SeegaGame::kPlanes * squares, 0.0f);
+  auto fill = [&](int plane, float v) {
+    std::fill(planes + plane * squares, planes + (plane + 1) * squares, v);
+  };
+  for (Bitboard b = pos_.pieces(us); b;) planes[0 * squares + pop_lsb(b)] = 1.0f;
+  for (Bitboard b = pos_.pieces(them); b;) planes[1 * squares + pop_lsb(b)] = 1.0f;
+  planes[2 * squares + r.centre] = 1.0f;
+  if (pos_.placing()) fill(3, 1.0f);
+  if (pos_.forced()) fill(4, 1.0f);
+  fill(5, static_cast<float>(pos_.hand(us)) / r.pieces);
+  fill(6, static_cast<float>(pos_.hand(them)) / r.pieces);
+  if (pos_.forced() || pos_.placements_left_in_turn() > 1) fill(7, 1.0f);
+  fill(8, static_cast<float>(pos_.halfmove()) / r.capture_free_plies);
+  if (us == kDark) fill(9, 1.0f);
+}
+
+bool SeegaState::equals(const State& other) const {
+  const auto* o = dynamic_cast<const SeegaState*>(&other);
+  return o && o->game_->fingerprint() == game_->fingerprint() && o->pos_ == pos_;
+}
+
+GamePtr make_game(const RulesetSource& source) {
+  SeegaRuleset ruleset;
+  parse_text_proto(source.text, source.origin, ruleset);
+  try {
+    return std::make_shared<SeegaGame>(std::move(ruleset));
+  } catch (const GameError& e) {
+    throw GameError(source.origin + ": " + e.what());
+  }
+}
+
+}  // namespace pincer::seega
