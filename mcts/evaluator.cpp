@@ -1,1 +1,0 @@
-#include "mcts/evaluator.h"

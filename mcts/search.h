@@ -1,0 +1,250 @@
+// Monte Carlo tree search over any game behind engine/game.h, guided by an Evaluator.
+//
+// One Search holds one game's tree. A move's search is a sequence of steps: collect() walks
+// down the tree (PUCT, or Gumbel sequential halving at the root) to up to N new leaves, marking
+// their paths with virtual loss, and hands back their evaluation requests; deliver() takes the
+// Evaluator's answers, expands the leaves and backs their win/draw/loss values up, per player.
+// Steps can be driven three ways:
+//   - Search::run(): the whole move at once, by one thread or several threads on one tree;
+//   - BatchStepper::step(): one thread steps many searches (many games) together, gathering one
+//     batch of leaves from all of them and calling the Evaluator once (self-play);
+//   - collect()/deliver() directly, for callers with their own scheduling.
+// Everything is game-agnostic: values are kept for player 0 and read for whoever is to move, so
+// games where the same player acts twice in a row are searched correctly. docs/search.md has the
+// whole picture.
+#pragma once
+
+#include <array>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <vector>
+
+#include "engine/game.h"
+#include "mcts/cache.h"
+#include "mcts/evaluator.h"
+#include "mcts/tree.h"
+
+namespace pincer::mcts {
+
+// How the temperature used to pick the played move changes with the move number (plies since
+// Search::reset). T = 0 plays the most visited move.
+struct TemperatureSchedule {
+  float initial = 0.0f;  // temperature of the first moves
+  float final = 0.0f;    // temperature after them
+  int moves = 0;         // plies played at `initial` (when halflife_moves == 0)
+  // > 0: the temperature decays smoothly, final + (initial - final) * 0.5^(ply / halflife).
+  float halflife_moves = 0.0f;
+  float at(int ply) const;
+};
+
+struct SearchConfig {
+  // Simulations (descents from the root ending at a leaf) added per move of a full search.
+  int simulations = 100;
+  // PUCT: score = Q + c * P * sqrt(N_parent) / (1 + N_child), with Q in [-1, 1] for the player
+  // to move. c = c_puct + c_puct_log * log((N_parent + c_puct_base + 1) / c_puct_base).
+  float c_puct = 1.5f;
+  float c_puct_log = 0.0f;
+  float c_puct_base = 19652.0f;
+  // First-play urgency: an unvisited child is valued at the parent's Q minus
+  // fpu_reduction * sqrt(sum of the priors of visited children); fpu_reduction_root at the root.
+  float fpu_reduction = 0.25f;
+  float fpu_reduction_root = 0.0f;
+  // Leaves collected per step per tree (kept apart by virtual loss), and the weight of a
+  // virtual loss: a visit in flight counts as `virtual_loss` lost visits while it is pending.
+  int leaves_per_batch = 1;
+  float virtual_loss = 1.0f;
+  // Keep the subtree of the played move between moves.
+  bool reuse_tree = true;
+  // The tree stops growing (the move's search ends early) when it holds this many nodes.
+  uint32_t max_nodes = 1'000'000;
+
+  // Self-play: Dirichlet noise on the root priors (PUCT root), Gumbel noise (Gumbel root) and
+  // playout-cap randomization. Off for play and gating: then every move is a full search.
+  bool self_play = false;
+  float dirichlet_alpha = 0.3f;
+  float dirichlet_epsilon = 0.25f;
+  // Playout-cap randomization: with this probability a move is a full search (`simulations`,
+  // noise, a training target); otherwise `fast_simulations`, no noise, not a target.
+  float full_search_probability = 1.0f;
+  int fast_simulations = 20;
+
+  // Gumbel root (0 = PUCT root): sequential halving over the top `gumbel_actions` actions of
+  // Gumbel-top-k sampling; sigma(q) = (gumbel_c_visit + max N) * gumbel_c_scale * q, q in [0, 1].
+  int gumbel_actions = 0;
+  float gumbel_c_visit = 50.0f;
+  float gumbel_c_scale = 1.0f;
+
+  // Temperature of the played move (PUCT root; a Gumbel root plays its halving's winner).
+  TemperatureSchedule temperature;
+
+  uint64_t seed = 1;
+
+  // Throws std::invalid_argument naming the first bad field.
+  void validate() const;
+};
+
+// What a move's search produced. Vectors are indexed like `actions` (the root's legal actions).
+struct SearchResult {
+  std::vector<Action> actions;
+  std::vector<uint32_t> visits;  // child visits (including those kept by tree reuse)
+  std::vector<float> prior;      // root priors as searched (after any noise)
+  std::vector<float> q;          // child values in [-1, 1] for the player to move; 0 if unvisited
+  // Visits normalised: the training target of a PUCT root.
+  std::vector<float> visit_policy;
+  // Gumbel root: softmax(logits + sigma(completed Q)), the training target. PUCT: visit_policy.
+  std::vector<float> improved_policy;
+  // The policy target to train on: improved_policy with a Gumbel root, else visit_policy.
+  const std::vector<float>& policy_target() const {
+    return gumbel ? improved_policy : visit_policy;
+  }
+
+  std::array<float, 3> wdl{0, 1, 0};     // root value: win, draw, loss for the player to move
+  std::array<float, 3> nn_wdl{0, 1, 0};  // the network's own value of the root
+  Action action = -1;                    // the move to play
+  int to_move = 0;                       // the player to move at the root
+  bool full_search = true;               // playout cap: a training target
+  bool gumbel = false;
+  int simulations = 0;  // simulations this move
+  uint32_t root_visits = 0;
+};
+
+// Counters of one Search since it was made.
+struct SearchStats {
+  uint64_t simulations = 0;  // completed descents
+  uint64_t evaluations = 0;  // leaves sent to the Evaluator
+  uint64_t cache_hits = 0;   // leaves answered by the cache
+  uint64_t terminals = 0;    // descents ending at a finished game
+  uint64_t collisions = 0;   // descents that met a leaf already in flight
+  uint64_t steps = 0;        // collect() calls
+};
+
+// The leaves of one collect(): their states live here until deliver().
+class LeafBatch {
+ public:
+  // Requests to evaluate, in order; deliver() expects answers in the same order.
+  const std::vector<EvalRequest>& requests() const { return requests_; }
+  size_t size() const { return count_; }
+  bool empty() const { return count_ == 0; }
+  void clear();
+
+ private:
+  friend class Search;
+  struct Leaf {
+    std::unique_ptr<State> state;
+    std::vector<Action> legal;
+    std::vector<NodeIndex> path;  // root .. leaf
+  };
+  Leaf& add();
+  void pop() { --count_; }
+
+  std::vector<std::unique_ptr<Leaf>> leaves_;  // reused between steps
+  size_t count_ = 0;
+  std::vector<EvalRequest> requests_;
+};
+
+class Search {
+ public:
+  // `cache` (optional, shared, must outlive the search) answers repeated positions.
+  Search(GamePtr game, SearchConfig config, EvalCache* cache = nullptr);
+  ~Search();
+  Search(const Search&) = delete;
+  Search& operator=(const Search&) = delete;
+
+  // Starts over from `root` (a new game): drops the tree, move number 0, begins a move.
+  void reset(const State& root);
+  // Plays `action` at the root, keeping its subtree when reuse_tree is on, and begins the next
+  // move. `action` must be legal at the root.
+  void advance(Action action);
+  const State& root_state() const { return *root_state_; }
+  // Plies played since reset().
+  int move_number() const { return move_number_; }
+  // Reseeds the random generator (noise, playout cap, temperature).
+  void seed(uint64_t seed);
+
+  // --- Stepping a move's search. Thread-safe: several threads may collect and deliver at once.
+  // Collects up to `max_leaves` leaves needing the network into `batch` (cleared first).
+  // Terminal leaves and cache hits are backed up at once and not returned. Returns the number of
+  // leaves in `batch`; 0 while others' leaves are still in flight or when the move is done.
+  size_t collect(LeafBatch& batch, int max_leaves);
+  // Answers for `batch`'s requests, in order: expands the leaves and backs up their values.
+  void deliver(LeafBatch& batch, const std::vector<Evaluation>& evals);
+  void deliver(LeafBatch& batch, const Evaluation* evals);
+  // True when this move's simulations are done (or the tree is full, or the root is terminal)
+  // and nothing is in flight.
+  bool done() const;
+  // The move's result; picks the action (once per move). The root must not be terminal.
+  SearchResult result();
+
+  // Runs the current move's search to the end with `threads` threads on this tree, each
+  // collecting leaves_per_batch leaves per Evaluator call. Returns result().
+  SearchResult run(Evaluator& evaluator, int threads = 1);
+
+  const SearchConfig& config() const { return config_; }
+  SearchStats stats() const;
+  TreeStats tree_stats() const;
+  // The current move: a full search (training target) under playout-cap randomization.
+  bool full_search() const { return full_search_; }
+
+ private:
+  struct Gumbel;
+  enum class Descent { kNeedsEval, kDone, kCollision };
+  bool done_locked() const;
+  void begin_move();
+  void prepare_root();  // noise and Gumbel set-up once the root is expanded
+  Descent select_leaf(LeafBatch::Leaf& leaf);
+  int select_child(NodeIndex node, bool at_root);
+  int select_gumbel_root();
+  void expand(NodeIndex node, const std::vector<Action>& legal, const Evaluation& eval);
+  void enter(std::vector<NodeIndex>& path, NodeIndex node);
+  void backup(const std::vector<NodeIndex>& path, float w0, float d);
+  void undo_virtual_loss(const std::vector<NodeIndex>& path);
+  int budget() const { return full_search_ ? config_.simulations : config_.fast_simulations; }
+  // Gumbel root: sigma(completed Q) + logits into `improved`, plus the Gumbel noise into `score`.
+  void gumbel_scores(std::vector<float>& improved, std::vector<float>& score) const;
+
+  GamePtr game_;
+  SearchConfig config_;
+  EvalCache* cache_;
+  mutable std::mutex mutex_;
+  std::condition_variable delivered_;
+  std::mt19937_64 rng_;
+  Tree tree_;
+  std::unique_ptr<State> root_state_;
+  int move_number_ = 0;
+
+  // The current move.
+  bool full_search_ = true;
+  bool root_prepared_ = false;
+  int started_ = 0;    // simulations begun this move
+  int completed_ = 0;  // simulations finished this move
+  int in_flight_ = 0;  // leaves collected, not yet delivered
+  bool tree_full_ = false;
+  Evaluation scratch_;
+  bool have_result_ = false;
+  SearchResult result_;
+  std::unique_ptr<Gumbel> gumbel_;
+  SearchStats stats_;
+};
+
+// Steps many searches together: one call gathers up to leaves_per_search leaves from every search
+// that is not done, evaluates all of them with one Evaluator call, and delivers the answers.
+// The caller checks done() after each step, reads result(), advances or resets. Keep one stepper
+// per thread; several threads may step disjoint sets of searches against one Evaluator.
+class BatchStepper {
+ public:
+  explicit BatchStepper(Evaluator& evaluator) : evaluator_(evaluator) {}
+  // Returns the number of positions sent to the Evaluator (0 when none of the searches needed one,
+  // e.g. all done, or only cache hits and terminals this step).
+  size_t step(const std::vector<Search*>& searches, int leaves_per_search = 1);
+
+ private:
+  Evaluator& evaluator_;
+  std::vector<LeafBatch> batches_;
+  std::vector<EvalRequest> requests_;
+  std::vector<Evaluation> out_;
+};
+
+}  // namespace pincer::mcts

@@ -1,0 +1,142 @@
+// The search tree's storage: nodes and edges in chunked arenas addressed by 32-bit indices.
+//
+// A node is a position reached in the search; its edges (one per legal action: the action, its
+// prior and the index of the child node, 0 until visited) are one contiguous run in the edge
+// arena, allocated when the node is expanded. Child nodes are created lazily, when a simulation
+// first goes through their edge. Values are sums over the node's visits of player 0's win and of
+// the draw probability, so that they read correctly for whoever is to move at the parent, even
+// when the same player acts twice in a row. Keeping a subtree (tree reuse) copies it into fresh
+// arenas, so memory never fragments and a search's memory is bounded by max_nodes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "engine/game.h"
+
+namespace pincer::mcts {
+
+using NodeIndex = uint32_t;
+constexpr NodeIndex kNoNode = 0;  // index 0 of every tree is never a node
+
+struct Edge {
+  Action action = 0;
+  float prior = 0.0f;
+  NodeIndex child = kNoNode;
+};
+
+enum class NodeState : uint8_t {
+  kNew,       // created, not yet evaluated
+  kPending,   // its evaluation is in flight
+  kExpanded,  // evaluated; edges allocated
+  kTerminal,  // the game is over here; nn_score holds the exact result
+};
+
+struct Node {
+  uint32_t first_edge = 0;
+  uint32_t visits = 0;     // completed visits through this node
+  uint32_t in_flight = 0;  // visits in flight (virtual loss)
+  float w0_sum = 0.0f;     // sum over visits of player 0's win probability
+  float d_sum = 0.0f;      // sum over visits of the draw probability
+  float nn_w0 = 0.0f;      // the evaluation of this node alone: player 0's win probability ...
+  float nn_d = 0.0f;       // ... and the draw probability (for a terminal node: the result)
+  uint16_t num_edges = 0;
+  NodeState state = NodeState::kNew;
+  uint8_t to_move = 0;
+
+  // Mean value for `player` in [-1, 1] (win - loss); 0 when unvisited.
+  float q(int player) const {
+    if (visits == 0) return 0.0f;
+    const float w = player == 0 ? w0_sum : visits - w0_sum - d_sum;
+    const float l = visits - w - d_sum;
+    return (w - l) / visits;
+  }
+};
+
+struct TreeStats {
+  size_t nodes = 0;
+  size_t edges = 0;
+  size_t bytes = 0;  // node and edge storage in use
+  size_t node_bytes = sizeof(Node);
+  size_t edge_bytes = sizeof(Edge);
+  double bytes_per_node() const { return nodes ? double(bytes) / nodes : 0.0; }
+};
+
+// Fixed-size chunks of T; allocate(n) returns the index of n contiguous entries in one chunk.
+template <typename T>
+class ChunkedArena {
+ public:
+  explicit ChunkedArena(int chunk_bits = 12) : bits_(chunk_bits) {}
+  void set_chunk_bits(int bits) { bits_ = bits; }
+  // n must not exceed the chunk size.
+  uint32_t allocate(uint32_t n) {
+    const uint32_t chunk_size = 1u << bits_;
+    if (chunks_.empty() || (next_ >> bits_) >= chunks_.size() ||
+        (next_ & (chunk_size - 1)) + n > chunk_size) {
+      chunks_.push_back(std::make_unique<T[]>(chunk_size));
+      next_ = static_cast<uint32_t>(chunks_.size() - 1) << bits_;
+    }
+    const uint32_t index = next_;
+    next_ += n;
+    used_ += n;
+    return index;
+  }
+  T& operator[](uint32_t i) { return chunks_[i >> bits_][i & ((1u << bits_) - 1)]; }
+  const T& operator[](uint32_t i) const { return chunks_[i >> bits_][i & ((1u << bits_) - 1)]; }
+  size_t used() const { return used_; }
+  void clear() {
+    chunks_.clear();
+    next_ = 0;
+    used_ = 0;
+  }
+  void swap(ChunkedArena& other) {
+    chunks_.swap(other.chunks_);
+    std::swap(bits_, other.bits_);
+    std::swap(next_, other.next_);
+    std::swap(used_, other.used_);
+  }
+
+ private:
+  int bits_;
+  std::vector<std::unique_ptr<T[]>> chunks_;
+  uint32_t next_ = 0;
+  size_t used_ = 0;
+};
+
+class Tree {
+ public:
+  Tree();
+  // Sizes edge chunks so that any node's edges fit in one (call before use).
+  void set_num_actions(int num_actions);
+
+  // Drops everything; the new root is a kNew node with `to_move`.
+  void clear(int to_move);
+  NodeIndex root() const { return root_; }
+  Node& node(NodeIndex i) { return nodes_[i]; }
+  const Node& node(NodeIndex i) const { return nodes_[i]; }
+  Edge* edges(const Node& n) { return &edges_[n.first_edge]; }
+  const Edge* edges(const Node& n) const { return &edges_[n.first_edge]; }
+
+  NodeIndex new_node(int to_move);
+  // Allocates `n`'s edges (n.num_edges = count) and returns them.
+  Edge* new_edges(NodeIndex n, int count);
+
+  // Makes the child through root edge `action` the root, keeping its subtree. Returns false (and
+  // leaves the tree untouched) when that child was never expanded.
+  bool promote(Action action);
+
+  size_t num_nodes() const { return nodes_.used() - 1; }
+  TreeStats stats() const;
+
+ private:
+  NodeIndex copy_subtree(Tree& to, NodeIndex from) const;
+
+  ChunkedArena<Node> nodes_;
+  ChunkedArena<Edge> edges_;
+  int edge_bits_ = 14;
+  NodeIndex root_ = kNoNode;
+};
+
+}  // namespace pincer::mcts
