@@ -81,7 +81,7 @@ SlowResult SlowSeega::result() const {
 }
 
 int SlowSeega::to_move() const {
-  if (placing() || !steps(turn_, false).empty()) return turn_;
+  if (placing() || result().over || !steps(turn_, false).empty()) return turn_;
   return 1 - turn_;  // forced move or pass: the other player acts
 }
 

@@ -31,6 +31,8 @@ class SlowSeega {
   std::vector<std::string> legal() const;
   void play(const std::string& move);
   SlowResult result() const;
+  // The game goes on and the player whose turn it is has no step of its own.
+  bool blocked() const { return !placing() && !result().over && steps(turn_, false).empty(); }
 
   // 'D', 'L' or '.' at file f, rank r (0-based).
   char at(int f, int r) const { return board_[r * n_ + f]; }
