@@ -132,7 +132,9 @@ std::string SeegaState::to_diagram() const {
         << pos_.hand(kLight) << "\n";
   } else {
     out << "  movement: ";
-    if (pos_.forced())
+    if (pos_.over())
+      out << "game over";
+    else if (pos_.forced())
       out << turn << " is blocked; " << actor << " moves one of " << turn << "'s pieces for it";
     else
       out << turn << " to move";
