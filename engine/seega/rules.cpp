@@ -92,8 +92,10 @@ Rules compile_rules(const SeegaRules& p) {
   if (r.reduced_to < 0 || r.reduced_to >= r.pieces)
     bad("wins.reduced_to", "must be 0 to placement.pieces - 1");
   r.capture_free_plies = p.draw().capture_free_plies();
-  if (r.capture_free_plies < 1 || r.capture_free_plies > 10000)
-    bad("draw.capture_free_plies", "must be 1 to 10000 so that every game ends");
+  // Every game ends, and within 65535 plies (the ply counter): at most 2 * pieces placements and
+  // captures, each preceded by at most capture_free_plies quiet plies.
+  if (r.capture_free_plies < 1 || r.capture_free_plies > 1000)
+    bad("draw.capture_free_plies", "must be 1 to 1000 so that every game ends");
   return r;
 }
 

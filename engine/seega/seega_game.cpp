@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "engine/seega/notation.h"
+#include "engine/seega/seega_heuristic.h"
 
 namespace pincer::seega {
 
@@ -88,6 +89,8 @@ void SeegaGame::apply_symmetry(int sym, float* planes, float* policy) const {
 uint64_t SeegaGame::perft(const State& state, int depth) const {
   return seega::perft(static_cast<const SeegaState&>(state).position(), depth);
 }
+
+const Heuristic* SeegaGame::heuristic() const { return &seega_heuristic(); }
 
 void SeegaState::legal_actions(std::vector<Action>& out) const {
   out.clear();

@@ -33,6 +33,7 @@ class SeegaGame : public Game {
   int num_symmetries() const override { return 8; }
   void apply_symmetry(int sym, float* planes, float* policy) const override;
   uint64_t perft(const State& state, int depth) const override;
+  const Heuristic* heuristic() const override;
 
   const Rules& rules() const { return rules_; }
   std::unique_ptr<State> wrap(const Position& pos) const;
