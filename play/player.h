@@ -1,12 +1,15 @@
 // Players: anything that picks a move. Named by a spec string usable everywhere (match, play,
-// serve, the gatekeeper): "random", "greedy", "alphabeta:depth=4", "mcts:sims=400",
-// "net:model=PATH,sims=200".
+// serve, the gatekeeper): "random", "greedy", "alphabeta:depth=4", "alphabeta:time=0.1",
+// "mcts:sims=400", "net:model=PATH,sims=200". docs/players.md lists every kind and argument.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "engine/game.h"
 
@@ -21,6 +24,8 @@ class Player {
   virtual Action choose(const State& state) = 0;
   // A new game starts (drop any search tree).
   virtual void new_game() {}
+  // One line about the last choice for people (depth, score, nodes); "" when there is nothing.
+  virtual std::string last_info() const { return ""; }
 };
 
 // "kind:key=value,key=value" split into the kind and its arguments.
@@ -30,11 +35,33 @@ struct PlayerSpec {
 };
 // Throws std::invalid_argument naming the problem for malformed text.
 PlayerSpec parse_player_spec(const std::string& text);
+// Back to text: "kind" or "kind:k=v,..." with keys in order.
+std::string to_string(const PlayerSpec& spec);
+
+// Reads a spec's arguments with checks; every error names the spec, the key and what is wrong.
+// Call finish() last: it refuses keys nobody asked for, listing the accepted ones.
+class SpecArgs {
+ public:
+  explicit SpecArgs(const PlayerSpec& spec) : spec_(spec) {}
+  bool has(const std::string& key);
+  int get_int(const std::string& key, int fallback, int min, int max);
+  double get_double(const std::string& key, double fallback, double min, double max);
+  std::string get_string(const std::string& key, const std::string& fallback);
+  void finish() const;
+
+ private:
+  [[noreturn]] void fail(const std::string& key, const std::string& why) const;
+  const PlayerSpec& spec_;
+  std::set<std::string> known_;
+};
 
 // Builds a player of one kind; throws std::invalid_argument for unknown or bad arguments.
-using PlayerFactory =
-    std::function<std::unique_ptr<Player>(const GamePtr& game, const PlayerSpec& spec, uint64_t seed)>;
+using PlayerFactory = std::function<std::unique_ptr<Player>(const GamePtr& game,
+                                                            const PlayerSpec& spec, uint64_t seed)>;
+// Adds (or replaces) a kind. The built-in kinds (random, greedy, alphabeta, mcts) are always
+// there.
 void register_player_kind(const std::string& kind, PlayerFactory factory);
+std::vector<std::string> registered_player_kinds();
 // Throws std::invalid_argument for an unknown kind (listing the known ones) or bad arguments.
 std::unique_ptr<Player> make_player(const GamePtr& game, const std::string& spec, uint64_t seed);
 

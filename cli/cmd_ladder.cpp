@@ -1,0 +1,161 @@
+// pincer ladder: a round robin between several players, Elo ratings fitted by maximum
+// likelihood (anchored at random = 0), printed as a table and written as an HTML page.
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "cli/support/commands.h"
+#include "engine/registry.h"
+#include "play/ladder.h"
+#include "play/match.h"
+#include "play/players.h"
+
+namespace pincer::cli {
+namespace {
+
+struct Options {
+  std::string rules = "seize-reference";
+  std::vector<std::string> players;
+  int games = 20;
+  int threads = 1;
+  int openings = 4;
+  uint64_t seed = 1;
+  std::string html = "ladder.html";
+  bool json = false;
+};
+
+// "random,alphabeta:depth=3,hash=8,greedy": a piece of the form key=value without a kind
+// continues the spec before it.
+std::vector<std::string> split_specs(const std::vector<std::string>& items) {
+  std::vector<std::string> out;
+  for (const std::string& item : items) {
+    size_t start = 0;
+    while (start <= item.size()) {
+      size_t end = item.find(',', start);
+      if (end == std::string::npos) end = item.size();
+      const std::string piece = item.substr(start, end - start);
+      const size_t eq = piece.find('=');
+      const bool continues = eq != std::string::npos &&
+                             piece.substr(0, eq).find(':') == std::string::npos && !out.empty();
+      if (continues)
+        out.back() += "," + piece;
+      else
+        out.push_back(piece);
+      start = end + 1;
+    }
+  }
+  return out;
+}
+
+void run(const Options& o) {
+  const GamePtr game = load_game(o.rules);
+  const std::vector<std::string> specs = split_specs(o.players);
+  if (specs.size() < 2) throw std::invalid_argument("--players needs at least two players");
+  for (size_t i = 0; i < specs.size(); ++i) {
+    player_maker(game, specs[i]);  // refuses bad specs before any game
+    for (size_t j = 0; j < i; ++j) {
+      if (specs[i] == specs[j])
+        throw std::invalid_argument("player '" + specs[i] + "' is listed twice");
+    }
+  }
+  const int n = static_cast<int>(specs.size());
+  auto it = std::find(specs.begin(), specs.end(), "random");
+  const int anchor = it == specs.end() ? 0 : static_cast<int>(it - specs.begin());
+
+  std::vector<PairScore> results;
+  std::vector<double> points(n, 0);
+  std::vector<int> games(n, 0);
+  int pair = 0;
+  for (int i = 0; i < n; ++i) {
+    for (int j = i + 1; j < n; ++j, ++pair) {
+      MatchOptions mo;
+      mo.games = o.games;
+      mo.threads = o.threads;
+      mo.opening_plies = o.openings;
+      mo.seed = mix_seed(o.seed, pair);
+      const MatchResult r = run_match(game, specs[i], specs[j], mo);
+      const int played = static_cast<int>(r.games.size());
+      const double score = r.wins + 0.5 * r.draws;
+      results.push_back({i, j, score, played});
+      points[i] += score;
+      points[j] += played - score;
+      games[i] += played;
+      games[j] += played;
+      spdlog::info("{} vs {}: {:.1f}/{}", specs[i], specs[j], score, played);
+    }
+  }
+  const EloFit fit = fit_elo(n, results, anchor);
+  std::vector<LadderRow> rows(n);
+  for (int i = 0; i < n; ++i) {
+    rows[i] = {specs[i], fit.elo[i], fit.sd[i], games[i], games[i] ? points[i] / games[i] : 0};
+  }
+  std::vector<int> rank(n);
+  for (int i = 0; i < n; ++i) rank[i] = i;
+  std::stable_sort(rank.begin(), rank.end(), [&](int x, int y) { return fit.elo[x] > fit.elo[y]; });
+
+  std::printf("ladder on %s (%s): %d players, %d games a pairing, anchored at %s = 0\n",
+              game->ruleset_name().c_str(), game->fingerprint().c_str(), n, o.games + (o.games & 1),
+              specs[anchor].c_str());
+  size_t width = 6;
+  for (const std::string& s : specs) width = std::max(width, s.size());
+  std::printf("%-4s  %-*s  %6s  %-15s  %6s  %6s\n", "rank", static_cast<int>(width), "player",
+              "Elo", "95% interval", "games", "score");
+  for (int k = 0; k < n; ++k) {
+    const LadderRow& r = rows[rank[k]];
+    char interval[48];
+    std::snprintf(interval, sizeof interval, "%+.0f .. %+.0f", r.elo - 1.96 * r.sd,
+                  r.elo + 1.96 * r.sd);
+    std::printf("%-4d  %-*s  %+6.0f  %-15s  %6d  %5.1f%%\n", k + 1, static_cast<int>(width),
+                r.player.c_str(), r.elo, interval, r.games, 100 * r.score);
+  }
+  const std::string caption =
+      "Round robin on " + game->ruleset_name() + " (" + game->fingerprint() + "), " +
+      std::to_string(o.games + (o.games & 1)) +
+      " games a pairing with colours swapped, openings of " + std::to_string(o.openings) +
+      " random plies, seed " + std::to_string(o.seed) + "; ratings by maximum likelihood, " +
+      specs[anchor] + " = 0.";
+  if (!o.html.empty()) {
+    write_file_atomic(o.html, ladder_html(caption, rows, results));
+    std::printf("page written to %s\n", o.html.c_str());
+  }
+  if (o.json) {
+    nlohmann::json j = {{"rules", game->ruleset_name()}, {"anchor", specs[anchor]}};
+    for (int k = 0; k < n; ++k) {
+      const LadderRow& r = rows[rank[k]];
+      j["players"].push_back({{"player", r.player},
+                              {"elo", r.elo},
+                              {"elo_low", r.elo - 1.96 * r.sd},
+                              {"elo_high", r.elo + 1.96 * r.sd},
+                              {"games", r.games},
+                              {"score", r.score}});
+    }
+    std::printf("%s\n", j.dump().c_str());
+  }
+}
+
+RegisterCommand reg{
+    "ladder", "Round robin between players; Elo ratings with intervals, table and HTML page",
+    [](CLI::App& app) {
+      auto o = std::make_shared<Options>();
+      app.add_option("--rules", o->rules, "Ruleset name or file")->capture_default_str();
+      app.add_option("--players", o->players, "Player specs, comma separated (at least two)")
+          ->required();
+      app.add_option("--games", o->games, "Games per pairing (rounded up to an even number)")
+          ->capture_default_str()
+          ->check(CLI::Range(1, 1000000));
+      app.add_option("--threads", o->threads, "Games played at once")
+          ->capture_default_str()
+          ->check(CLI::Range(1, 256));
+      app.add_option("--openings", o->openings, "Random plies that open each pair of games")
+          ->capture_default_str()
+          ->check(CLI::Range(0, 1000));
+      app.add_option("--seed", o->seed, "Seed")->capture_default_str();
+      app.add_option("--html", o->html, "Page to write (\"\" for none)")->capture_default_str();
+      app.add_flag("--json", o->json, "Print the ratings as a JSON object on the last line");
+      app.callback([o] { run(*o); });
+    }};
+
+}  // namespace
+}  // namespace pincer::cli

@@ -1,0 +1,83 @@
+// A classical game-tree search over any Game: iterative-deepening negamax with principal
+// variation search, a transposition table, move ordering (hash move, captures by points,
+// killers, history), late-move reductions and a capture-only quiescence search, over the game's
+// Heuristic. Never assumes that players alternate: a child whose mover is the same player is
+// searched with the same window instead of the negated one.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "engine/heuristic.h"
+
+namespace pincer {
+
+struct AlphaBetaOptions {
+  int max_depth = 0;    // plies; 0: until time runs out
+  double seconds = 0;   // per move; 0: until max_depth
+  int hash_mb = 16;     // transposition table size
+  int max_qdepth = 16;  // plies of captures past the horizon
+};
+
+struct SearchInfo {
+  Action best = -1;
+  int score = 0;  // for the player to move at the root; see AlphaBeta::kWin
+  int depth = 0;  // last completed iteration
+  uint64_t nodes = 0;
+  double seconds = 0;
+  std::vector<Action> pv;
+};
+
+class AlphaBeta {
+ public:
+  // Scores above kWin - kMaxPly are won games (kWin - plies to the win).
+  static constexpr int kWin = 1000000;
+  static constexpr int kMaxPly = 128;
+  static bool is_win(int score) { return score > kWin - 1000 || score < -kWin + 1000; }
+
+  AlphaBeta(const Game& game, AlphaBetaOptions options);
+  // `root` is not over.
+  SearchInfo search(const State& root);
+  // Forgets the transposition table, killers and history (a new game).
+  void clear();
+
+ private:
+  struct TTEntry {
+    uint64_t key = 0;
+    int32_t score = 0;
+    int32_t move = -1;
+    int16_t depth = 0;
+    uint8_t bound = 0;
+    uint8_t age = 0;
+  };
+
+  int negamax(const State& s, int depth, int alpha, int beta, int ply);
+  int quiesce(const State& s, int alpha, int beta, int ply, int qdepth);
+  int child_value(const State& child, bool same, int depth, int alpha, int beta, int ply) {
+    return same ? negamax(child, depth, alpha, beta, ply)
+                : -negamax(child, depth, -beta, -alpha, ply);
+  }
+  void poll_time();
+  void update_pv(int ply, Action a);
+
+  const Game& game_;
+  const Heuristic& heuristic_;
+  AlphaBetaOptions options_;
+  std::vector<TTEntry> tt_;
+  uint64_t mask_ = 0;
+  uint8_t age_ = 0;
+  std::vector<int> history_;
+  Action killers_[kMaxPly][2];
+  std::vector<Action> moves_[kMaxPly];
+  std::vector<int> caps_[kMaxPly];
+  std::vector<int> order_[kMaxPly];
+  Action pv_[kMaxPly][kMaxPly];
+  int pv_len_[kMaxPly];
+  uint64_t nodes_ = 0;
+  bool stopped_ = false;
+  std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace pincer

@@ -1,0 +1,128 @@
+#include "play/players.h"
+
+#include <vector>
+
+namespace pincer {
+
+uint64_t mix_seed(uint64_t a, uint64_t b) {
+  uint64_t x = a + 0x9e3779b97f4a7c15ULL * (b + 1);
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+Rng::Rng(uint64_t seed) {
+  for (int i = 0; i < 4; ++i) s_[i] = mix_seed(seed, i);
+}
+
+uint64_t Rng::next() {
+  auto rotl = [](uint64_t x, int k) { return (x << k) | (x >> (64 - k)); };
+  const uint64_t result = rotl(s_[1] * 5, 7) * 9;
+  const uint64_t t = s_[1] << 17;
+  s_[2] ^= s_[0];
+  s_[3] ^= s_[1];
+  s_[1] ^= s_[2];
+  s_[0] ^= s_[3];
+  s_[2] ^= t;
+  s_[3] = rotl(s_[3], 45);
+  return result;
+}
+
+namespace {
+
+class GenericHeuristic : public Heuristic {
+ public:
+  int evaluate(const State& state) const override {
+    thread_local std::vector<Action> actions;
+    state.legal_actions(actions);
+    const auto points = state.points();
+    const int us = state.to_move();
+    return (points[us] - points[us ^ 1]) * 100 + static_cast<int>(actions.size()) * 2;
+  }
+  void capture_points(const State& state, const std::vector<Action>& actions,
+                      std::vector<int>& out) const override {
+    out.assign(actions.size(), 0);
+    const int us = state.to_move();
+    const int before = state.points()[us];
+    for (size_t i = 0; i < actions.size(); ++i) {
+      auto child = state.clone();
+      child->apply(actions[i]);
+      const int gained = child->points()[us] - before;
+      out[i] = gained > 0 ? gained : static_cast<int>(child->last_captured().size());
+    }
+  }
+};
+
+class RandomPlayer : public Player {
+ public:
+  RandomPlayer(std::string spec, uint64_t seed) : spec_(std::move(spec)), rng_(seed) {}
+  std::string spec() const override { return spec_; }
+  Action choose(const State& state) override {
+    state.legal_actions(actions_);
+    if (actions_.empty()) throw std::logic_error("random: no legal action");
+    return actions_[rng_.below(actions_.size())];
+  }
+
+ private:
+  std::string spec_;
+  Rng rng_;
+  std::vector<Action> actions_;
+};
+
+class GreedyPlayer : public Player {
+ public:
+  GreedyPlayer(const Game& game, std::string spec, uint64_t seed)
+      : heuristic_(heuristic_for(game)), spec_(std::move(spec)), rng_(seed) {}
+  std::string spec() const override { return spec_; }
+  Action choose(const State& state) override {
+    state.legal_actions(actions_);
+    if (actions_.empty()) throw std::logic_error("greedy: no legal action");
+    const int us = state.to_move();
+    heuristic_.capture_points(state, actions_, points_);
+    best_.clear();
+    int best_value = -1;
+    bool winning = false;
+    for (size_t i = 0; i < actions_.size(); ++i) {
+      auto child = state.clone();
+      child->apply(actions_[i]);
+      const Outcome o = child->outcome();
+      const bool wins = o.over && o.winner == us;
+      if (wins && !winning) best_.clear(), winning = true;
+      if (winning) {
+        if (wins) best_.push_back(actions_[i]);
+        continue;
+      }
+      if (points_[i] > best_value) best_.clear(), best_value = points_[i];
+      if (points_[i] == best_value) best_.push_back(actions_[i]);
+    }
+    return best_[rng_.below(best_.size())];
+  }
+
+ private:
+  const Heuristic& heuristic_;
+  std::string spec_;
+  Rng rng_;
+  std::vector<Action> actions_, best_;
+  std::vector<int> points_;
+};
+
+}  // namespace
+
+const Heuristic& heuristic_for(const Game& game) {
+  static const GenericHeuristic generic;
+  const Heuristic* own = game.heuristic();
+  return own ? *own : generic;
+}
+
+std::unique_ptr<Player> make_random_player(const GamePtr&, const PlayerSpec& spec, uint64_t seed) {
+  SpecArgs(spec).finish();
+  return std::make_unique<RandomPlayer>(to_string(spec), seed);
+}
+
+std::unique_ptr<Player> make_greedy_player(const GamePtr& game, const PlayerSpec& spec,
+                                           uint64_t seed) {
+  SpecArgs(spec).finish();
+  return std::make_unique<GreedyPlayer>(*game, to_string(spec), seed);
+}
+
+}  // namespace pincer
