@@ -52,14 +52,15 @@ void run(const std::string& rules) {
   }
 }
 
-RegisterCommand reg{"moves",
-                    "JSON line protocol: read 'startpos moves ...' or 'position <TEXT> moves ...' "
-                    "lines, answer each with legal moves, side to move, captures, points, result",
-                    [](CLI::App& app) {
-                      auto rules = std::make_shared<std::string>("seize-reference");
-                      app.add_option("--rules", *rules, "Ruleset name or file")->capture_default_str();
-                      app.callback([rules] { run(*rules); });
-                    }};
+RegisterCommand reg{
+    "moves",
+    "JSON line protocol: read 'startpos moves ...' or 'position <TEXT> moves ...' "
+    "lines, answer each with legal moves, side to move, captures, points, result",
+    [](CLI::App& app) {
+      auto rules = std::make_shared<std::string>("seize-reference");
+      app.add_option("--rules", *rules, "Ruleset name or file")->capture_default_str();
+      app.callback([rules] { run(*rules); });
+    }};
 
 }  // namespace
 }  // namespace pincer::cli

@@ -36,10 +36,10 @@ int check_file(const std::string& path) {
     try {
       const ReplayedGame g = replay_record(records[i]);
       const Outcome o = g.final->outcome();
-      std::printf("%s: ok, %s, %zu plies, %s\n", where.c_str(), g.game->ruleset_name().c_str(),
-                  g.actions.size(),
-                  o.over ? (result_text(*g.game, *g.final) + " (" + o.reason + ")").c_str()
-                         : "unfinished");
+      std::printf(
+          "%s: ok, %s, %zu plies, %s\n", where.c_str(), g.game->ruleset_name().c_str(),
+          g.actions.size(),
+          o.over ? (result_text(*g.game, *g.final) + " (" + o.reason + ")").c_str() : "unfinished");
     } catch (const std::exception& e) {
       std::printf("%s: error: %s\n", where.c_str(), e.what());
       ++bad;

@@ -19,6 +19,8 @@ void run(const Options& o) {
   const Line line = play_line(*game, o.position, o.moves);
   std::fputs(line.state->to_diagram().c_str(), stdout);
   std::printf("  position: %s\n", line.state->to_text().c_str());
+  const std::string compact = line.state->to_compact();
+  if (!compact.empty()) std::printf("  compact: %s\n", compact.c_str());
   const Outcome out = line.state->outcome();
   if (out.over) {
     std::printf("  game over: %s (%s)\n",

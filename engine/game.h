@@ -69,6 +69,9 @@ class State {
   virtual uint64_t hash() const = 0;
   // The game's one-line position text (SFEN for SE!ZE); Game::parse_state reads it back.
   virtual std::string to_text() const = 0;
+  // A compact one-word form (base64url of a fixed-size binary position) for corpora and URLs,
+  // or "" where the game has none. Game::parse_state accepts it too.
+  virtual std::string to_compact() const { return ""; }
   // A multi-line picture of the board for people.
   virtual std::string to_diagram() const = 0;
   // Squares whose pieces the last action captured, in the game's square names.

@@ -45,6 +45,25 @@ constexpr int kDirFile[8] = {0, 1, 1, 1, 0, -1, -1, -1};
 constexpr int kDirRank[8] = {1, 1, 0, -1, -1, -1, 0, 1};
 // Directions in which square indices grow (north, east and the two northern diagonals).
 constexpr bool kDirPositive[8] = {true, true, true, false, false, false, false, true};
+// Square index change of one step in each direction.
+constexpr int kDirDelta[8] = {8, 9, 1, -7, -8, -9, -1, 7};
+constexpr Bitboard kFileA = 0x0101010101010101ULL;
+constexpr Bitboard kFileH = kFileA << 7;
+
+// Every bit of `b` moved one step in direction D (bits leaving the 8x8 grid vanish; the
+// corners still need masking by the caller).
+template <int D>
+constexpr Bitboard shift(Bitboard b) {
+  if constexpr (D == kNorth) return b << 8;
+  if constexpr (D == kNorthEast) return (b << 9) & ~kFileA;
+  if constexpr (D == kEast) return (b << 1) & ~kFileA;
+  if constexpr (D == kSouthEast) return (b >> 7) & ~kFileA;
+  if constexpr (D == kSouth) return b >> 8;
+  if constexpr (D == kSouthWest) return (b >> 9) & ~kFileH;
+  if constexpr (D == kWest) return (b >> 1) & ~kFileH;
+  return (b << 7) & ~kFileH;  // kNorthWest
+}
+
 constexpr int opposite(int dir) { return (dir + 4) & 7; }
 constexpr bool is_orthogonal(int dir) { return (dir & 1) == 0; }
 

@@ -151,8 +151,11 @@ Move parse_move(const Position& pos, std::string_view raw) {
   if (found.empty())
     fail("illegal move " + shown + ": no piece of " + pos.rules().side_name[pos.to_move()] +
          " can make it");
+  std::vector<std::string> names;
+  for (const Move& m : found) names.push_back(long_move(m));
+  std::sort(names.begin(), names.end());
   std::string cands;
-  for (const Move& m : found) cands += (cands.empty() ? "" : ", ") + long_move(m);
+  for (const std::string& n : names) cands += (cands.empty() ? "" : ", ") + n;
   fail("ambiguous move " + shown + ": candidates " + cands);
 }
 

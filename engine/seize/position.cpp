@@ -165,9 +165,64 @@ Bitboard Position::targets(int sq) const {
   return out;
 }
 
+Position::Groups Position::groups() const {
+  const Rules& r = *rules_;
+  const Bitboard mine = occ_[stm_];
+  const Bitboard powered = power_[kPlus] | power_[kCross] | power_[kCrown];
+  Groups g;
+  g.steppers = mine & ~boss_ & ~powered;
+  if (r.power_adds) {
+    g.bosslike = mine & boss_ & ~powered;
+    g.others = mine & powered;
+  } else {
+    g.bosslike = (mine & boss_ & ~powered) | (mine & power_[kCrown]);
+    g.others = mine & (power_[kPlus] | power_[kCross]);
+  }
+  if (r.boss_range != 2) g.others |= g.bosslike, g.bosslike = 0;
+  return g;
+}
+
+namespace {
+
+constexpr int kStep = 1, kJump = 2;
+
+template <int D>
+inline void emit_direction(Bitboard steppers, Bitboard bosslike, Bitboard empty, MoveList& list) {
+  auto emit = [&list](Bitboard to_set, int distance) {
+    for (; to_set;) {
+      const int to = pop_lsb(to_set);
+      list.moves[list.size++] =
+          Move{static_cast<uint8_t>(to - distance * kDirDelta[D]), static_cast<uint8_t>(to)};
+    }
+  };
+  emit(shift<D>(steppers) & empty, kStep);
+  const Bitboard first = shift<D>(bosslike) & empty;
+  emit(first, kStep);
+  emit(shift<D>(first) & empty, kJump);
+}
+
+template <int D>
+inline int count_direction(Bitboard steppers, Bitboard bosslike, Bitboard empty) {
+  const Bitboard first = shift<D>(bosslike) & empty;
+  return popcount(shift<D>(steppers) & empty) + popcount(first) + popcount(shift<D>(first) & empty);
+}
+
+}  // namespace
+
 void Position::generate(MoveList& list) const {
   list.size = 0;
-  for (Bitboard pieces = occ_[stm_]; pieces;) {
+  const Groups g = groups();
+  const Bitboard empty = kBoard & ~occupied();
+  const Bitboard diag_steppers = rules_->guard_steps_diagonally ? g.steppers : 0;
+  emit_direction<kNorth>(g.steppers, g.bosslike, empty, list);
+  emit_direction<kEast>(g.steppers, g.bosslike, empty, list);
+  emit_direction<kSouth>(g.steppers, g.bosslike, empty, list);
+  emit_direction<kWest>(g.steppers, g.bosslike, empty, list);
+  emit_direction<kNorthEast>(diag_steppers, g.bosslike, empty, list);
+  emit_direction<kSouthEast>(diag_steppers, g.bosslike, empty, list);
+  emit_direction<kSouthWest>(diag_steppers, g.bosslike, empty, list);
+  emit_direction<kNorthWest>(diag_steppers, g.bosslike, empty, list);
+  for (Bitboard pieces = g.others; pieces;) {
     const int from = pop_lsb(pieces);
     for (Bitboard tg = targets(from); tg;) {
       list.moves[list.size++] = Move{static_cast<uint8_t>(from), static_cast<uint8_t>(pop_lsb(tg))};
@@ -183,8 +238,18 @@ bool Position::has_legal_move() const {
 }
 
 int Position::count_moves() const {
-  int n = 0;
-  for (Bitboard pieces = occ_[stm_]; pieces;) n += popcount(targets(pop_lsb(pieces)));
+  const Groups g = groups();
+  const Bitboard empty = kBoard & ~occupied();
+  const Bitboard diag_steppers = rules_->guard_steps_diagonally ? g.steppers : 0;
+  int n = count_direction<kNorth>(g.steppers, g.bosslike, empty) +
+          count_direction<kEast>(g.steppers, g.bosslike, empty) +
+          count_direction<kSouth>(g.steppers, g.bosslike, empty) +
+          count_direction<kWest>(g.steppers, g.bosslike, empty) +
+          count_direction<kNorthEast>(diag_steppers, g.bosslike, empty) +
+          count_direction<kSouthEast>(diag_steppers, g.bosslike, empty) +
+          count_direction<kSouthWest>(diag_steppers, g.bosslike, empty) +
+          count_direction<kNorthWest>(diag_steppers, g.bosslike, empty);
+  for (Bitboard pieces = g.others; pieces;) n += popcount(targets(pop_lsb(pieces)));
   return n;
 }
 

@@ -82,6 +82,12 @@ class Position {
   bool operator==(const Position& o) const;
 
  private:
+  // The side to move's pieces split by how they move: a one-square step, a boss move of range
+  // 2 (both counted and generated for all pieces at once by shifts), and the rest piece by piece.
+  struct Groups {
+    Bitboard steppers, bosslike, others;
+  };
+  Groups groups() const;
   Bitboard boss_targets(int sq, Bitboard occ) const;
   Bitboard guard_steps(int sq, Bitboard occ) const;
   Reason board_win(int player) const;

@@ -44,6 +44,11 @@ std::unique_ptr<State> SeizeGame::wrap(const Position& pos) const {
 std::unique_ptr<State> SeizeGame::initial_state() const { return wrap(Position::start(rules_)); }
 
 std::unique_ptr<State> SeizeGame::parse_state(std::string_view text) const {
+  // One word of the binary form's length is the base64 form; anything else is SFEN.
+  const size_t base64_chars = (static_cast<size_t>(binary_size(rules_)) * 8 + 5) / 6;
+  if (text.size() == base64_chars && text.find_first_of(" /") == std::string_view::npos) {
+    return wrap(from_base64(rules_, text));
+  }
   return wrap(parse_sfen(rules_, text));
 }
 
@@ -81,6 +86,8 @@ Outcome SeizeState::outcome() const {
 }
 
 std::string SeizeState::to_text() const { return to_sfen(pos_); }
+
+std::string SeizeState::to_compact() const { return to_base64(pos_); }
 
 std::string SeizeState::to_diagram() const {
   const Rules& r = pos_.rules();

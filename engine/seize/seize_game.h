@@ -59,6 +59,7 @@ class SeizeState : public State {
   uint64_t hash() const override { return pos_.key(); }
   std::string to_text() const override;
   std::string to_diagram() const override;
+  std::string to_compact() const override;
   std::vector<std::string> last_captured() const override;
   std::array<int, 2> points() const override { return {pos_.points(0), pos_.points(1)}; }
   void encode(float* planes) const override;
