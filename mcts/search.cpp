@@ -92,10 +92,11 @@ LeafBatch::Leaf& LeafBatch::add() {
 // Search
 
 struct Search::Gumbel {
-  std::vector<float> noise;    // Gumbel(0, 1) per root edge (0 outside self-play)
-  std::vector<float> logits;   // log prior per root edge
-  std::vector<uint32_t> base;  // root child visits when the move began (tree reuse)
-  std::vector<int> sequence;   // considered visit count per simulation
+  std::vector<float> noise;            // Gumbel(0, 1) per root edge (0 outside self-play)
+  std::vector<float> logits;           // log prior per root edge
+  std::vector<uint32_t> base;          // root child visits when the move began (tree reuse)
+  std::vector<int> sequence;           // considered visit count per simulation
+  std::vector<float> improved, score;  // scratch of select_gumbel_root()
 };
 
 Search::Search(GamePtr game, SearchConfig config, EvalCache* cache)
@@ -232,6 +233,7 @@ void Search::expand(NodeIndex n, const std::vector<Action>& legal, const Evaluat
   for (size_t i = 0; i < legal.size(); ++i) {
     const float p = eval.priors[i];
     edges[i].action = legal[i];
+    edges[i].child = kNoNode;
     edges[i].prior =
         sum > 0 ? ((std::isfinite(p) && p > 0) ? static_cast<float>(p / sum) : 0.0f) : uniform;
   }
@@ -251,30 +253,40 @@ int Search::select_child(NodeIndex n, bool at_root) {
                              std::log((parent_n + config_.c_puct_base + 1) / config_.c_puct_base)
                        : 0.0f);
   const float cs = c * std::sqrt(std::max(parent_n, 1.0f));
+  const float vl = config_.virtual_loss;
+  // One pass. Children valued by first-play urgency all share one Q (the FPU value, known only
+  // after the pass), so among them only the largest exploration term matters.
   float visited_policy = 0;
+  int best = -1, best_fpu = -1;
+  float best_score = -std::numeric_limits<float>::infinity(), best_u = -1.0f;
   for (int i = 0; i < node.num_edges; ++i) {
+    const float prior = edges[i].prior;
     if (edges[i].child) {
       const Node& ch = tree_.node(edges[i].child);
-      if (ch.visits + ch.in_flight > 0) visited_policy += edges[i].prior;
+      const uint32_t visits = ch.visits + ch.in_flight;
+      if (visits > 0) {
+        visited_policy += prior;
+        if (ch.visits > 0 || vl > 0) {
+          float q = ch.visits > 0 ? ch.q(p) : 0.0f;
+          if (ch.in_flight > 0) {
+            q = (q * ch.visits - vl * ch.in_flight) / (ch.visits + vl * ch.in_flight);
+          }
+          const float score = q + cs * prior / (1.0f + visits);
+          if (score > best_score) best_score = score, best = i;
+          continue;
+        }
+      }
+      const float u = prior / (1.0f + visits);
+      if (u > best_u) best_u = u, best_fpu = i;
+    } else if (prior > best_u) {
+      best_u = prior, best_fpu = i;
     }
   }
-  const float reduction = at_root ? config_.fpu_reduction_root : config_.fpu_reduction;
-  const float fpu = node.q(p) - reduction * std::sqrt(visited_policy);
-  const float vl = config_.virtual_loss;
-  int best = 0;
-  float best_score = -std::numeric_limits<float>::infinity();
-  for (int i = 0; i < node.num_edges; ++i) {
-    float q = fpu, visits = 0;
-    if (edges[i].child) {
-      const Node& ch = tree_.node(edges[i].child);
-      visits = static_cast<float>(ch.visits + ch.in_flight);
-      if (ch.visits > 0) q = ch.q(p);
-      if (ch.in_flight > 0) {
-        q = (q * ch.visits - vl * ch.in_flight) / (ch.visits + vl * ch.in_flight + 1e-9f);
-      }
-    }
-    const float score = q + cs * edges[i].prior / (1.0f + visits);
-    if (score > best_score) best_score = score, best = i;
+  if (best_fpu >= 0) {
+    const float reduction = at_root ? config_.fpu_reduction_root : config_.fpu_reduction;
+    const float fpu = node.q(p) - reduction * std::sqrt(visited_policy);
+    const float score = fpu + cs * best_u;
+    if (best < 0 || score > best_score || (score == best_score && best_fpu < best)) best = best_fpu;
   }
   return best;
 }
@@ -289,12 +301,10 @@ void Search::gumbel_scores(std::vector<float>& improved, std::vector<float>& sco
   double sum_n = 0, visited_prior = 0, weighted_q = 0;
   uint32_t max_n = 0;
   improved.assign(n, 0.0f);
-  std::vector<char> visited(n, 0);
   for (int i = 0; i < n; ++i) {
     if (!edges[i].child) continue;
     const Node& ch = tree_.node(edges[i].child);
     if (ch.visits == 0) continue;
-    visited[i] = 1;
     improved[i] = 0.5f * (ch.q(p) + 1.0f);  // q in [0, 1] for p
     sum_n += ch.visits;
     max_n = std::max(max_n, ch.visits);
@@ -308,7 +318,8 @@ void Search::gumbel_scores(std::vector<float>& improved, std::vector<float>& sco
   const float scale = (config_.gumbel_c_visit + max_n) * config_.gumbel_c_scale;
   score.resize(n);
   for (int i = 0; i < n; ++i) {
-    const float completed = visited[i] ? improved[i] : v_mix;
+    const bool visited = edges[i].child && tree_.node(edges[i].child).visits > 0;
+    const float completed = visited ? improved[i] : v_mix;
     improved[i] = gumbel_->logits[i] + scale * completed;
     score[i] = gumbel_->noise[i] + improved[i];
   }
@@ -317,8 +328,8 @@ void Search::gumbel_scores(std::vector<float>& improved, std::vector<float>& sco
 int Search::select_gumbel_root() {
   if (started_ >= static_cast<int>(gumbel_->sequence.size())) return -1;
   const int target = gumbel_->sequence[started_];
-  std::vector<float> improved, score;
-  gumbel_scores(improved, score);
+  std::vector<float>& score = gumbel_->score;
+  gumbel_scores(gumbel_->improved, score);
   const Node& root = tree_.node(tree_.root());
   const Edge* edges = tree_.edges(root);
   int best = -1, fallback = -1;

@@ -36,9 +36,7 @@ Edge* Tree::new_edges(NodeIndex n, int count) {
   Node& node = nodes_[n];
   node.first_edge = first;
   node.num_edges = static_cast<uint16_t>(count);
-  Edge* e = &edges_[first];
-  for (int i = 0; i < count; ++i) e[i] = Edge{};
-  return e;
+  return &edges_[first];  // the caller fills every edge
 }
 
 NodeIndex Tree::copy_subtree(Tree& to, NodeIndex from) const {
@@ -63,6 +61,7 @@ NodeIndex Tree::copy_subtree(Tree& to, NodeIndex from) const {
     for (int i = 0; i < s.num_edges; ++i) {
       out[i].action = in[i].action;
       out[i].prior = in[i].prior;
+      out[i].child = kNoNode;
       const NodeIndex c = in[i].child;
       // A child that never finished a visit carries nothing worth keeping.
       if (c != kNoNode && nodes_[c].visits > 0) {

@@ -120,7 +120,7 @@ class Tree {
   const Edge* edges(const Node& n) const { return &edges_[n.first_edge]; }
 
   NodeIndex new_node(int to_move);
-  // Allocates `n`'s edges (n.num_edges = count) and returns them.
+  // Allocates `n`'s edges (n.num_edges = count) and returns them, for the caller to fill.
   Edge* new_edges(NodeIndex n, int count);
 
   // Makes the child through root edge `action` the root, keeping its subtree. Returns false (and

@@ -549,3 +549,29 @@ TEST(SeizeSearch, GumbelAndBatchedGames) {
 
 }  // namespace
 }  // namespace pincer::mcts
+
+namespace pincer::mcts {
+namespace {
+
+TEST(RolloutEvaluator, ValuesFromRandomPlayouts) {
+  const GamePtr game = testing::make_tictactoe();
+  RolloutEvaluator eval(200, 20, 3);
+  const auto draw = game->parse_state("xox/xoo/ox. x");  // one move left, a draw
+  const auto win = game->parse_state(kWinInOne);
+  std::vector<Action> l1, l2;
+  draw->legal_actions(l1);
+  win->legal_actions(l2);
+  std::vector<Evaluation> out, again;
+  eval.evaluate({{draw.get(), &l1}, {win.get(), &l2}}, out);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].wdl, (std::array<float, 3>{0, 1, 0}));
+  EXPECT_EQ(out[0].priors, std::vector<float>{1.0f});
+  // x wins at once with one move in four, and more often later.
+  EXPECT_GT(out[1].wdl[0], 0.25f);
+  EXPECT_NEAR(out[1].wdl[0] + out[1].wdl[1] + out[1].wdl[2], 1.0f, 1e-5);
+  eval.evaluate({{win.get(), &l2}}, again);
+  EXPECT_EQ(again[0].wdl, out[1].wdl);  // deterministic per position
+}
+
+}  // namespace
+}  // namespace pincer::mcts
