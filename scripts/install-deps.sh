@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the Debian packages pincer needs to build, test and benchmark. Runs apt only when
+# something is missing. Needs root (or sudo).
+set -euo pipefail
+packages=(build-essential cmake ninja-build ccache pkg-config clang libclang-rt-14-dev clang-format
+  libtorch-dev libtbb-dev libprotobuf-dev protobuf-compiler libspdlog-dev libgtest-dev libgmock-dev
+  libcli11-dev nlohmann-json3-dev libxxhash-dev libzstd-dev libbenchmark-dev stockfish)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo=sudo
+  echo "installing: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -q
+  $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Everything a fresh Debian 12 machine needs to run all of pincer's tests: installs packages,
+# builds, runs the GoogleTest suites and CLI tests through ctest, then fuzzes each parser briefly.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+scripts/install-deps.sh
+scripts/build.sh
+ctest --test-dir build --output-on-failure -j2 --timeout 1200
+scripts/fuzz.sh "${PINCER_FUZZ_SECONDS:-20}"
