@@ -220,11 +220,10 @@ void Position::apply(int action) {
   key_ ^= z.piece[owner][from] ^ z.piece[owner][to];
   Bitboard captured = 0;
   if (!forced() || r.forced_move_captures) {
+    const Bitboard landed = bit(to);
     for (int d = 0; d < 8; d += 2) {
-      const int adj = r.neighbour[to][d];
-      if (adj < 0 || !(occ_[them] & bit(adj))) continue;
-      const int beyond = r.neighbour[adj][d];
-      if (beyond >= 0 && (occ_[owner] & bit(beyond))) captured |= bit(adj);
+      const Bitboard adj = r.shift(landed, d) & occ_[them];
+      if (r.shift(adj, d) & occ_[owner]) captured |= adj;
     }
     for (Bitboard c = captured; c;) key_ ^= z.piece[them][pop_lsb(c)];
     occ_[them] &= ~captured;
