@@ -10,7 +10,8 @@
 namespace pincer {
 
 struct Evaluation {
-  // Prior probability of each legal action, in the order of the `legal` vector given.
+  // Prior probability of each legal action, in the order of the `legal` vector given (exactly
+  // one per legal action; search renormalizes them, and treats all-zero priors as uniform).
   std::vector<float> priors;
   // Win, draw, loss probabilities for the player to move in the evaluated state.
   std::array<float, 3> wdl{0.0f, 1.0f, 0.0f};
@@ -24,7 +25,8 @@ struct EvalRequest {
 class Evaluator {
  public:
   virtual ~Evaluator() = default;
-  // Evaluates a batch; out[i] answers requests[i]. Must be safe to call from several threads at
+  // Evaluates a batch; resizes `out` to requests.size() and out[i] answers requests[i]. The
+  // request pointers are valid only during the call. Must be safe to call from several threads at
   // once (a batching implementation merges concurrent calls into larger network batches).
   virtual void evaluate(const std::vector<EvalRequest>& requests, std::vector<Evaluation>& out) = 0;
 };

@@ -140,6 +140,7 @@ void Search::begin_move() {
   have_result_ = false;
   root_prepared_ = false;
   tree_full_ = false;
+  stopped_ = false;
   gumbel_.reset();
   full_search_ = true;
   Node& root = tree_.node(tree_.root());
@@ -199,7 +200,7 @@ bool Search::done_locked() const {
   const Node& root = tree_.node(tree_.root());
   if (root.state == NodeState::kTerminal) return true;
   if (in_flight_ > 0 || !root_prepared_) return false;
-  return completed_ >= budget() || tree_full_;
+  return completed_ >= budget() || tree_full_ || stopped_;
 }
 
 void Search::enter(std::vector<NodeIndex>& path, NodeIndex node) {
@@ -440,7 +441,7 @@ size_t Search::collect(LeafBatch& batch, int max_leaves) {
     }
   }
   if (!root_prepared_) prepare_root();
-  while (static_cast<int>(batch.size()) < max_leaves && started_ < budget()) {
+  while (static_cast<int>(batch.size()) < max_leaves && started_ < budget() && !stopped_) {
     if (tree_.num_nodes() >= config_.max_nodes) {
       if (!tree_full_) {
         spdlog::debug("mcts: tree full at {} nodes; the move's search stops after {} simulations",
@@ -587,12 +588,26 @@ SearchResult Search::result() {
   return result_;
 }
 
-SearchResult Search::run(Evaluator& evaluator, int threads) {
+void Search::stop() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopped_ = true;
+  }
+  delivered_.notify_all();
+}
+
+SearchResult Search::run(Evaluator& evaluator, int threads, double max_seconds) {
   const int leaves = config_.leaves_per_batch;
+  const auto start = std::chrono::steady_clock::now();
   auto worker = [&] {
     LeafBatch batch;
     std::vector<Evaluation> out;
     while (true) {
+      if (max_seconds > 0 &&
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >
+              max_seconds) {
+        stop();
+      }
       if (collect(batch, leaves) == 0) {
         std::unique_lock<std::mutex> lock(mutex_);
         if (done_locked()) return;

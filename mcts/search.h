@@ -178,9 +178,14 @@ class Search {
   // The move's result; picks the action (once per move). The root must not be terminal.
   SearchResult result();
 
+  // Ends the current move's search early: no new leaves are collected (except the root's own
+  // evaluation), and done() turns true once the leaves in flight are delivered. Thread-safe.
+  void stop();
+
   // Runs the current move's search to the end with `threads` threads on this tree, each
-  // collecting leaves_per_batch leaves per Evaluator call. Returns result().
-  SearchResult run(Evaluator& evaluator, int threads = 1);
+  // collecting leaves_per_batch leaves per Evaluator call; with max_seconds > 0 it stops after
+  // that long. Returns result().
+  SearchResult run(Evaluator& evaluator, int threads = 1, double max_seconds = 0);
 
   const SearchConfig& config() const { return config_; }
   SearchStats stats() const;
@@ -222,6 +227,7 @@ class Search {
   int completed_ = 0;  // simulations finished this move
   int in_flight_ = 0;  // leaves collected, not yet delivered
   bool tree_full_ = false;
+  bool stopped_ = false;
   Evaluation scratch_;
   bool have_result_ = false;
   SearchResult result_;

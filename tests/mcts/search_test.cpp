@@ -575,3 +575,39 @@ TEST(RolloutEvaluator, ValuesFromRandomPlayouts) {
 
 }  // namespace
 }  // namespace pincer::mcts
+
+namespace pincer::mcts {
+namespace {
+
+TEST(Search, StopEndsTheMoveEarly) {
+  const GamePtr game = load_game("seize-reference");
+  SearchConfig config;
+  config.simulations = 1000;
+  UniformEvaluator eval;
+  Search search(game, config);
+  search.reset(*game->initial_state());
+  LeafBatch batch;
+  std::vector<Evaluation> out;
+  for (int i = 0; i < 11; ++i) {  // the root, then ten simulations
+    ASSERT_EQ(search.collect(batch, 1), 1u);
+    eval.evaluate(batch.requests(), out);
+    search.deliver(batch, out);
+  }
+  EXPECT_FALSE(search.done());
+  search.stop();
+  EXPECT_TRUE(search.done());
+  EXPECT_EQ(search.collect(batch, 1), 0u);
+  EXPECT_EQ(search.result().simulations, 10);
+  // The next move searches normally again; a time limit stops it too.
+  search.advance(search.result().action);
+  EXPECT_FALSE(search.done());
+  config.simulations = 100'000'000;
+  Search timed(game, config);
+  timed.reset(*game->initial_state());
+  const SearchResult r = timed.run(eval, 2, 0.05);
+  EXPECT_GT(r.simulations, 0);
+  EXPECT_LT(r.simulations, 100'000'000);
+}
+
+}  // namespace
+}  // namespace pincer::mcts
