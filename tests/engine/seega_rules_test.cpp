@@ -3,6 +3,8 @@
 // blocked player, the results, and every variant switch of the ruleset.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
 #include <set>
 
 #include "engine/seega/notation.h"
@@ -92,6 +94,26 @@ TEST(SeegaRules, EveryVariantSwitchChangesTheFingerprint) {
   std::set<std::string> seen = {base};
   for (const auto& change : switches) seen.insert(variant("seega-5x5", change)->fingerprint());
   EXPECT_EQ(seen.size(), switches.size() + 1);
+}
+
+// A variant is a ruleset file of its own: the shipped text with a switch changed, loaded by path.
+TEST(SeegaRules, VariantFileLoadsByPath) {
+  std::string text = find_ruleset("seega-5x5").text;
+  const std::string from = "per_turn: 2", to = "per_turn: 1";
+  ASSERT_NE(text.find(from), std::string::npos);
+  text.replace(text.find(from), from.size(), to);
+  const std::string path = ::testing::TempDir() + "seega-5x5-single.textproto";
+  {
+    std::ofstream out(path);
+    out << text;
+  }
+  const GamePtr game = load_game(path);
+  EXPECT_EQ(game->game_name(), "seega");
+  EXPECT_NE(game->fingerprint(), load_game("seega-5x5")->fingerprint());
+  auto s = game->initial_state();
+  s->apply(game->parse_action(*s, "a1"));
+  EXPECT_EQ(s->to_move(), kLight);
+  std::remove(path.c_str());
 }
 
 TEST(SeegaRules, BadRulesAreRefusedNamingTheField) {
