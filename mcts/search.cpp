@@ -102,6 +102,11 @@ struct Search::Gumbel {
 Search::Search(GamePtr game, SearchConfig config, EvalCache* cache)
     : game_(std::move(game)), config_(config), cache_(cache), rng_(config.seed) {
   config_.validate();
+  if (game_->num_actions() > kMaxActions) {
+    throw std::invalid_argument("mcts: " + game_->game_name() + " has " +
+                                std::to_string(game_->num_actions()) +
+                                " actions; the search supports " + std::to_string(kMaxActions));
+  }
   tree_.set_num_actions(game_->num_actions());
   root_state_ = game_->initial_state();
   tree_.clear(root_state_->to_move());
@@ -173,7 +178,7 @@ void Search::prepare_root() {
     gumbel_->logits.resize(n);
     gumbel_->base.resize(n);
     for (int i = 0; i < n; ++i) {
-      gumbel_->logits[i] = std::log(std::max(edges[i].prior, 1e-20f));
+      gumbel_->logits[i] = std::log(std::max(edges[i].prior(), 1e-20f));
       gumbel_->base[i] = edges[i].child ? tree_.node(edges[i].child).visits : 0;
     }
     gumbel_->sequence = considered_visit_sequence(std::min(config_.gumbel_actions, n), budget());
@@ -185,7 +190,7 @@ void Search::prepare_root() {
     if (sum > 0) {
       const float eps = config_.dirichlet_epsilon;
       for (int i = 0; i < n; ++i) {
-        edges[i].prior = (1 - eps) * edges[i].prior + eps * static_cast<float>(noise[i] / sum);
+        edges[i].set_prior((1 - eps) * edges[i].prior() + eps * static_cast<float>(noise[i] / sum));
       }
     }
   }
@@ -233,10 +238,10 @@ void Search::expand(NodeIndex n, const std::vector<Action>& legal, const Evaluat
   const float uniform = 1.0f / legal.size();
   for (size_t i = 0; i < legal.size(); ++i) {
     const float p = eval.priors[i];
-    edges[i].action = legal[i];
+    edges[i].action = static_cast<uint16_t>(legal[i]);
     edges[i].child = kNoNode;
-    edges[i].prior =
-        sum > 0 ? ((std::isfinite(p) && p > 0) ? static_cast<float>(p / sum) : 0.0f) : uniform;
+    edges[i].set_prior(sum > 0 ? ((std::isfinite(p) && p > 0) ? static_cast<float>(p / sum) : 0.0f)
+                               : uniform);
   }
   Node& node = tree_.node(n);
   absolute(eval.wdl, node.to_move, node.nn_w0, node.nn_d);
@@ -261,7 +266,7 @@ int Search::select_child(NodeIndex n, bool at_root) {
   int best = -1, best_fpu = -1;
   float best_score = -std::numeric_limits<float>::infinity(), best_u = -1.0f;
   for (int i = 0; i < node.num_edges; ++i) {
-    const float prior = edges[i].prior;
+    const float prior = edges[i].prior();
     if (edges[i].child) {
       const Node& ch = tree_.node(edges[i].child);
       const uint32_t visits = ch.visits + ch.in_flight;
@@ -309,8 +314,8 @@ void Search::gumbel_scores(std::vector<float>& improved, std::vector<float>& sco
     improved[i] = 0.5f * (ch.q(p) + 1.0f);  // q in [0, 1] for p
     sum_n += ch.visits;
     max_n = std::max(max_n, ch.visits);
-    visited_prior += edges[i].prior;
-    weighted_q += edges[i].prior * improved[i];
+    visited_prior += edges[i].prior();
+    weighted_q += edges[i].prior() * improved[i];
   }
   float v_mix = v_hat;
   if (sum_n > 0 && visited_prior > 0) {
@@ -525,7 +530,7 @@ SearchResult Search::result() {
   double total = 0;
   for (int i = 0; i < n; ++i) {
     r.actions[i] = edges[i].action;
-    r.prior[i] = edges[i].prior;
+    r.prior[i] = edges[i].prior();
     if (edges[i].child) {
       const Node& ch = tree_.node(edges[i].child);
       r.visits[i] = ch.visits;

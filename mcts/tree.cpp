@@ -60,7 +60,7 @@ NodeIndex Tree::copy_subtree(Tree& to, NodeIndex from) const {
     const Edge* in = &edges_[s.first_edge];
     for (int i = 0; i < s.num_edges; ++i) {
       out[i].action = in[i].action;
-      out[i].prior = in[i].prior;
+      out[i].prior_bits = in[i].prior_bits;
       out[i].child = kNoNode;
       const NodeIndex c = in[i].child;
       // A child that never finished a visit carries nothing worth keeping.
