@@ -408,8 +408,9 @@ TEST(SeegaRules, NeverLockedInRandomGames) {
                                           EXPECT_STRNE(s.outcome().reason, "locked");
                                         });
     }
-    if (std::string(name) == "seega-5x5")
+    if (std::string(name) == "seega-5x5") {
       EXPECT_GT(blocked, 0) << "random 5x5 games meet blocked players";
+    }
   }
 }
 
