@@ -84,11 +84,9 @@ bool Tree::promote(Action action) {
     if (e[i].action == action) child = e[i].child;
   }
   if (child == kNoNode || nodes_[child].state != NodeState::kExpanded) return false;
-  Tree fresh;
+  Tree fresh{Empty{}};
   fresh.edges_.set_chunk_bits(edge_bits_);
   fresh.edge_bits_ = edge_bits_;
-  fresh.nodes_.clear();
-  fresh.edges_.clear();
   fresh.nodes_.allocate(1);
   fresh.root_ = copy_subtree(fresh, child);
   nodes_.swap(fresh.nodes_);

@@ -145,6 +145,8 @@ class Tree {
   TreeStats stats() const;
 
  private:
+  struct Empty {};
+  explicit Tree(Empty) {}  // no root, no storage yet
   NodeIndex copy_subtree(Tree& to, NodeIndex from) const;
 
   ChunkedArena<Node> nodes_;

@@ -2,7 +2,10 @@
 // network does not use. Run: build-*/mcts/pincer_bench_mcts [--benchmark_filter=...]
 #include <benchmark/benchmark.h>
 
+#include <chrono>
 #include <memory>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 #include "engine/registry.h"
@@ -110,6 +113,87 @@ void BM_ThreadedSearch(benchmark::State& state) {
   report(state, search.stats().simulations, eval.positions(), eval.calls(), tree);
 }
 BENCHMARK(BM_ThreadedSearch)
+    ->ArgName("threads")
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// A stand-in for one network running elsewhere (an inference thread on another core, or an
+// accelerator): uniform answers, but each call holds the single network for
+// fixed_us + per_position_us * batch microseconds (sleeping, so the CPU stays free for search).
+class FakeNetwork : public Evaluator {
+ public:
+  FakeNetwork(double fixed_us, double per_position_us)
+      : fixed_us_(fixed_us), per_position_us_(per_position_us) {}
+  void evaluate(const std::vector<EvalRequest>& requests, std::vector<Evaluation>& out) override {
+    uniform_.evaluate(requests, out);
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto start = std::chrono::steady_clock::now();
+    const double us = fixed_us_ + per_position_us_ * requests.size();
+    std::this_thread::sleep_until(start + std::chrono::microseconds(static_cast<int64_t>(us)));
+    busy_s_ += us * 1e-6;  // the cost asked for (sleeping may overshoot it on a busy machine)
+  }
+  double busy_s() const { return busy_s_; }
+
+ private:
+  double fixed_us_, per_position_us_;
+  UniformEvaluator uniform_;
+  std::mutex mutex_;
+  double busy_s_ = 0;
+};
+
+// Self-play against a fake network costing 100 + 25/position microseconds: arg 0 stepper
+// threads, each stepping 32 games. net_share is the fraction of wall time the network was busy;
+// with two stepper threads one steps its games while the other's batch is in the network.
+void BM_SelfPlayFakeNetwork(benchmark::State& state) {
+  const int threads = static_cast<int>(state.range(0));
+  FakeNetwork net(100, 25);
+  SearchConfig config;
+  config.simulations = 100;
+  config.self_play = true;
+  config.temperature = {1.0f, 0.0f, 30};
+  std::vector<std::vector<std::unique_ptr<Search>>> games(threads);
+  for (int t = 0; t < threads; ++t) {
+    for (int g = 0; g < 32; ++g) {
+      config.seed = t * 100 + g + 1;
+      games[t].push_back(std::make_unique<Search>(seize(), config));
+      games[t].back()->reset(*seize()->initial_state());
+    }
+  }
+  uint64_t evals = 0, steps = 0;
+  const auto start = std::chrono::steady_clock::now();
+  for (auto _ : state) {
+    std::vector<std::thread> pool;
+    std::vector<uint64_t> thread_evals(threads, 0), thread_steps(threads, 0);
+    for (int t = 0; t < threads; ++t) {
+      pool.emplace_back([&, t] {
+        std::vector<Search*> ptrs;
+        for (auto& s : games[t]) ptrs.push_back(s.get());
+        BatchStepper stepper(net);
+        for (int step = 0; step < 40; ++step) {
+          thread_evals[t] += stepper.step(ptrs);
+          ++thread_steps[t];
+          for (Search* s : ptrs) {
+            if (!s->done()) continue;
+            s->advance(s->result().action);
+            if (s->root_state().outcome().over || s->move_number() > 200) {
+              s->reset(*seize()->initial_state());
+            }
+          }
+        }
+      });
+    }
+    for (std::thread& t : pool) t.join();
+    for (int t = 0; t < threads; ++t) evals += thread_evals[t], steps += thread_steps[t];
+  }
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  state.counters["evals/s"] = static_cast<double>(evals) / wall;
+  state.counters["avg_batch"] = static_cast<double>(evals) / steps;
+  state.counters["net_share"] = net.busy_s() / wall;
+}
+BENCHMARK(BM_SelfPlayFakeNetwork)
     ->ArgName("threads")
     ->Arg(1)
     ->Arg(2)
