@@ -3,7 +3,9 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <array>
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 
 #include "play/players.h"
@@ -36,6 +38,21 @@ int from_tt(int score, int ply) {
   if (score > AlphaBeta::kWin - 1000) return score - ply;
   if (score < -AlphaBeta::kWin + 1000) return score + ply;
   return score;
+}
+
+// Late-move reduction in plies for the i-th move (0-based) at `depth`.
+int reduction(int depth, int i, bool pv_node) {
+  static const auto table = [] {
+    std::array<std::array<int8_t, 64>, 64> t{};
+    for (int d = 1; d < 64; ++d) {
+      for (int m = 1; m < 64; ++m) {
+        t[d][m] = static_cast<int8_t>(0.5 + std::log(d) * std::log(m + 1) / 2.2);
+      }
+    }
+    return t;
+  }();
+  int r = table[std::min(depth, 63)][std::min(i, 63)] - (pv_node ? 1 : 0);
+  return std::clamp(r, 1, depth - 2);
 }
 
 // Moves the highest-keyed of [i, n) to i.
@@ -176,12 +193,23 @@ int AlphaBeta::negamax(const State& s, int depth, int alpha, int beta, int ply) 
                                       : history_[a];
   }
 
+  // Near the horizon, a static value far from the window prunes: above beta by a margin the node
+  // fails high at once; below alpha by a margin the quiet moves are skipped. The evaluation
+  // sees immediate crown wins and pieces left to capture, which keeps this from missing them.
+  bool futile = false;
+  if (options_.selective && !pv_node && depth <= 3 && !is_win(alpha) && !is_win(beta)) {
+    const int static_eval = heuristic_.evaluate(s);
+    if (static_eval - 160 * depth >= beta) return static_eval - 160 * depth;
+    futile = depth <= 2 && static_eval + 180 * depth <= alpha;
+  }
+
   const int alpha0 = alpha;
   int best = -kInf;
   Action best_move = -1;
   for (size_t i = 0; i < moves.size(); ++i) {
     pick(moves, caps, keys, i);
     const Action a = moves[i];
+    if (futile && i > 0 && caps[i] == 0 && keys[i] < kKillerKey) continue;
     auto child = s.clone();
     child->apply(a);
     const bool same = child->to_move() == s.to_move();
@@ -191,7 +219,7 @@ int AlphaBeta::negamax(const State& s, int depth, int alpha, int beta, int ply) 
     } else {
       int r = 0;
       if (depth >= 3 && i >= 3 && caps[i] == 0 && keys[i] < kKillerKey) {
-        r = (depth >= 5 && i >= 8) ? 2 : 1;
+        r = options_.selective ? reduction(depth, static_cast<int>(i), pv_node) : 1;
       }
       v = child_value(*child, same, depth - 1 - r, alpha, alpha + 1, ply + 1);
       if (v > alpha && r > 0 && !stopped_) {
@@ -298,7 +326,7 @@ SearchInfo AlphaBeta::search(const State& root) {
     if (stopped_) break;
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    if (options_.seconds > 0 && elapsed > options_.seconds * 0.45) break;
+    if (options_.seconds > 0 && elapsed > options_.seconds * 0.5) break;
     if (is_win(info.score) && kWin - std::abs(info.score) <= depth) break;
   }
   info.nodes = nodes_;
@@ -351,6 +379,7 @@ std::unique_ptr<Player> make_alphabeta_player(const GamePtr& game, const PlayerS
   options.seconds = args.get_double("time", 0, 0.001, 86400);
   options.hash_mb = args.get_int("hash", 16, 1, 65536);
   options.max_qdepth = args.get_int("qdepth", 16, 0, 32);
+  options.selective = args.get_int("selective", 1, 0, 1) == 1;
   args.finish();
   if (options.max_depth == 0 && options.seconds == 0) options.seconds = 1.0;
   return std::make_unique<AlphaBetaPlayer>(*game, to_string(spec), options);

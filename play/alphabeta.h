@@ -15,10 +15,11 @@
 namespace pincer {
 
 struct AlphaBetaOptions {
-  int max_depth = 0;    // plies; 0: until time runs out
-  double seconds = 0;   // per move; 0: until max_depth
-  int hash_mb = 16;     // transposition table size
-  int max_qdepth = 16;  // plies of captures past the horizon
+  int max_depth = 0;      // plies; 0: until time runs out
+  double seconds = 0;     // per move; 0: until max_depth
+  int hash_mb = 16;       // transposition table size
+  int max_qdepth = 16;    // plies of captures past the horizon
+  bool selective = true;  // futility pruning and deeper late-move reductions
 };
 
 struct SearchInfo {

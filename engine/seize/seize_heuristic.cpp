@@ -40,8 +40,9 @@ Bitboard captures_of(const Position& pos, Move m) {
   const Tables& t = tables();
   const Rules& r = pos.rules();
   const int us = pos.to_move(), them = us ^ 1;
-  const Bitboard mine = (pos.pieces(us) ^ bit(m.from)) | bit(m.to);
   const Bitboard theirs = pos.pieces(them);
+  if (!(t.king[m.to] & theirs)) return 0;  // nothing next to the landing square
+  const Bitboard mine = (pos.pieces(us) ^ bit(m.from)) | bit(m.to);
   Bitboard captured = 0;
   const int step = r.capture_diagonally ? 1 : 2;
   for (int d = 0; d < 8; d += step) {
