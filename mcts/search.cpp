@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <exception>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -489,6 +490,15 @@ void Search::deliver(LeafBatch& batch, const std::vector<Evaluation>& evals) {
 void Search::deliver(LeafBatch& batch, const Evaluation* evals) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
+    // Check every answer before changing anything, so that a bad batch can still be cancelled.
+    for (size_t i = 0; i < batch.size(); ++i) {
+      const size_t n = batch.leaves_[i]->legal.size();
+      if (evals[i].priors.size() != n) {
+        throw std::runtime_error("mcts: the evaluator returned " +
+                                 std::to_string(evals[i].priors.size()) + " priors for " +
+                                 std::to_string(n) + " legal actions");
+      }
+    }
     const NodeIndex root = tree_.root();
     for (size_t i = 0; i < batch.size(); ++i) {
       LeafBatch::Leaf& leaf = *batch.leaves_[i];
@@ -505,6 +515,31 @@ void Search::deliver(LeafBatch& batch, const Evaluation* evals) {
     }
     stats_.evaluations += batch.size();
     if (!root_prepared_ && tree_.node(root).state == NodeState::kExpanded) prepare_root();
+    batch.clear();
+  }
+  delivered_.notify_all();
+}
+
+void Search::cancel(LeafBatch& batch) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (size_t i = 0; i < batch.size(); ++i) {
+      LeafBatch::Leaf& leaf = *batch.leaves_[i];
+      undo_virtual_loss(leaf.path);
+      const NodeIndex n = leaf.path.back();
+      if (leaf.path.size() == 1) {
+        tree_.node(n).state = NodeState::kNew;  // the root: evaluate it again later
+      } else {
+        // Unlink the leaf (its node stays unused in the arena until the tree is rebuilt).
+        const Node& parent = tree_.node(leaf.path[leaf.path.size() - 2]);
+        Edge* edges = tree_.edges(parent);
+        for (int e = 0; e < parent.num_edges; ++e) {
+          if (edges[e].child == n) edges[e].child = kNoNode;
+        }
+        --started_;
+      }
+      --in_flight_;
+    }
     batch.clear();
   }
   delivered_.notify_all();
@@ -604,6 +639,8 @@ void Search::stop() {
 SearchResult Search::run(Evaluator& evaluator, int threads, double max_seconds) {
   const int leaves = config_.leaves_per_batch;
   const auto start = std::chrono::steady_clock::now();
+  std::mutex error_mutex;
+  std::exception_ptr error;
   auto worker = [&] {
     LeafBatch batch;
     std::vector<Evaluation> out;
@@ -624,8 +661,16 @@ SearchResult Search::run(Evaluator& evaluator, int threads, double max_seconds) 
         delivered_.wait_for(lock, std::chrono::milliseconds(1));
         continue;
       }
-      evaluator.evaluate(batch.requests(), out);
-      deliver(batch, out);
+      try {
+        evaluator.evaluate(batch.requests(), out);
+        deliver(batch, out);
+      } catch (...) {
+        cancel(batch);
+        stop();  // the other threads finish their leaves and return
+        std::lock_guard<std::mutex> lock(error_mutex);
+        if (!error) error = std::current_exception();
+        return;
+      }
     }
   };
   if (threads <= 1) {
@@ -635,6 +680,11 @@ SearchResult Search::run(Evaluator& evaluator, int threads, double max_seconds) 
     for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
     for (std::thread& t : pool) t.join();
   }
+  if (error) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopped_ = false;  // stopped only to end the other threads; the move can go on
+  }
+  if (error) std::rethrow_exception(error);
   return result();
 }
 
@@ -662,10 +712,17 @@ size_t BatchStepper::step(const std::vector<Search*>& searches, int leaves_per_s
     requests_.insert(requests_.end(), r.begin(), r.end());
   }
   if (requests_.empty()) return 0;
-  evaluator_.evaluate(requests_, out_);
-  if (out_.size() < requests_.size()) {
-    throw std::runtime_error("mcts: the evaluator answered " + std::to_string(out_.size()) +
-                             " of " + std::to_string(requests_.size()) + " requests");
+  try {
+    evaluator_.evaluate(requests_, out_);
+    if (out_.size() < requests_.size()) {
+      throw std::runtime_error("mcts: the evaluator answered " + std::to_string(out_.size()) +
+                               " of " + std::to_string(requests_.size()) + " requests");
+    }
+  } catch (...) {
+    for (size_t i = 0; i < searches.size(); ++i) {
+      if (!batches_[i].empty()) searches[i]->cancel(batches_[i]);
+    }
+    throw;
   }
   size_t offset = 0;
   for (size_t i = 0; i < searches.size(); ++i) {

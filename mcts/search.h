@@ -172,6 +172,9 @@ class Search {
   // Answers for `batch`'s requests, in order: expands the leaves and backs up their values.
   void deliver(LeafBatch& batch, const std::vector<Evaluation>& evals);
   void deliver(LeafBatch& batch, const Evaluation* evals);
+  // Gives up on `batch`'s leaves (e.g. the Evaluator threw): removes their virtual losses and
+  // forgets the leaves, so that the search can go on or advance.
+  void cancel(LeafBatch& batch);
   // True when this move's simulations are done (or the tree is full, or the root is terminal)
   // and nothing is in flight.
   bool done() const;
@@ -236,7 +239,8 @@ class Search {
 };
 
 // Steps many searches together: one call gathers up to leaves_per_search leaves from every search
-// that is not done, evaluates all of them with one Evaluator call, and delivers the answers.
+// that is not done, evaluates all of them with one Evaluator call, and delivers the answers. If
+// the Evaluator throws, every search's leaves are cancelled and the exception goes on.
 // The caller checks done() after each step, reads result(), advances or resets. Keep one stepper
 // per thread; several threads may step disjoint sets of searches against one Evaluator.
 class BatchStepper {

@@ -626,3 +626,87 @@ TEST(Search, StopEndsTheMoveEarly) {
 
 }  // namespace
 }  // namespace pincer::mcts
+
+namespace pincer::mcts {
+namespace {
+
+// Throws on its `fail_on`-th call (counting from 1), else answers uniformly.
+class FailingEvaluator : public Evaluator {
+ public:
+  explicit FailingEvaluator(int fail_on) : fail_on_(fail_on) {}
+  void evaluate(const std::vector<EvalRequest>& requests, std::vector<Evaluation>& out) override {
+    if (++calls_ == fail_on_) throw std::runtime_error("network gone");
+    uniform_.evaluate(requests, out);
+  }
+
+ private:
+  int fail_on_;
+  std::atomic<int> calls_{0};
+  UniformEvaluator uniform_;
+};
+
+TEST(Search, EvaluatorErrorsLeaveASearchThatCanGoOn) {
+  const GamePtr game = testing::make_tictactoe();
+  SearchConfig config;
+  config.simulations = 64;
+  config.leaves_per_batch = 4;
+  for (int threads : {1, 3}) {
+    for (int fail_on : {1, 3}) {  // the root's evaluation, a later batch
+      SCOPED_TRACE(std::to_string(threads) + " threads, failing call " + std::to_string(fail_on));
+      Search search(game, config);
+      search.reset(*game->parse_state(kWinInOne));
+      FailingEvaluator failing(fail_on);
+      EXPECT_THROW(search.run(failing, threads), std::runtime_error);
+      UniformEvaluator eval;
+      const SearchResult r = search.run(eval, threads);
+      EXPECT_EQ(r.action, 8);
+      EXPECT_EQ(r.simulations, 64);
+      EXPECT_EQ(std::accumulate(r.visits.begin(), r.visits.end(), 0u) + 1, r.root_visits);
+      search.advance(r.action);  // nothing left in flight
+    }
+  }
+  // The same through a BatchStepper.
+  std::vector<std::unique_ptr<Search>> searches;
+  std::vector<Search*> ptrs;
+  for (int g = 0; g < 3; ++g) {
+    searches.push_back(std::make_unique<Search>(game, config));
+    searches.back()->reset(*game->parse_state(kWinInOne));
+    ptrs.push_back(searches.back().get());
+  }
+  FailingEvaluator failing(2);
+  BatchStepper bad(failing);
+  bad.step(ptrs, 4);
+  EXPECT_THROW(bad.step(ptrs, 4), std::runtime_error);
+  UniformEvaluator eval;
+  BatchStepper good(eval);
+  while (std::any_of(ptrs.begin(), ptrs.end(), [](Search* s) { return !s->done(); })) {
+    good.step(ptrs, 4);
+  }
+  for (Search* s : ptrs) {
+    const SearchResult r = s->result();
+    EXPECT_EQ(r.action, 8);
+    EXPECT_EQ(std::accumulate(r.visits.begin(), r.visits.end(), 0u), 64u);
+  }
+}
+
+TEST(Search, BadPriorsCountIsRefusedBeforeAnyChange) {
+  const GamePtr game = testing::make_tictactoe();
+  Search search(game, SearchConfig{});
+  search.reset(*game->initial_state());
+  UniformEvaluator eval;
+  LeafBatch batch;
+  std::vector<Evaluation> out;
+  search.collect(batch, 1);
+  eval.evaluate(batch.requests(), out);
+  search.deliver(batch, out);
+  ASSERT_EQ(search.collect(batch, 3), 3u);
+  eval.evaluate(batch.requests(), out);
+  out[2].priors.pop_back();
+  EXPECT_THROW(search.deliver(batch, out), std::runtime_error);
+  search.cancel(batch);
+  EXPECT_EQ(search.stats().simulations, 0u);
+  EXPECT_EQ(search.run(eval).simulations, 100);
+}
+
+}  // namespace
+}  // namespace pincer::mcts
