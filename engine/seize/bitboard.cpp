@@ -30,10 +30,7 @@ Tables build_tables() {
 
 }  // namespace
 
-const Tables& tables() {
-  static const Tables t = build_tables();
-  return t;
-}
+const Tables kTables = build_tables();
 
 std::string square_name(int sq) {
   return std::string{static_cast<char>('a' + file_of(sq)), static_cast<char>('1' + rank_of(sq))};

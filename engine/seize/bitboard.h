@@ -75,7 +75,9 @@ struct Tables {
   Bitboard king[64];     // all eight neighbours on the board
   Bitboard orth[64];     // the four orthogonal neighbours on the board
 };
-const Tables& tables();
+// Built once at program start-up (no lazy-initialisation check on the hot path).
+extern const Tables kTables;
+inline const Tables& tables() { return kTables; }
 
 // Squares a slider on `sq` reaches in direction `dir` through empty squares (`occ` blocks).
 inline Bitboard slide(const Tables& t, int sq, int dir, Bitboard occ) {
