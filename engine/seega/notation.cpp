@@ -57,6 +57,9 @@ std::string quoted(std::string_view s) {
 }  // namespace
 
 std::string action_text(const Rules& r, int action) {
+  if (action < 0 || action >= num_actions(r))
+    fail("action " + std::to_string(action) + " is outside the action space 0-" +
+         std::to_string(num_actions(r) - 1));
   if (is_placement(r, action)) return r.square_name(action);
   const int from = action_from(r, action), to = r.neighbour[from][action_dir(r, action)];
   return r.square_name(from) + "-" + (to >= 0 ? r.square_name(to) : "??");

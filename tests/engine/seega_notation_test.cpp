@@ -181,6 +181,9 @@ TEST(SeegaNotation, MoveText) {
     const std::string err = error_of([&] { game->parse_action(*m, text); });
     EXPECT_NE(err.find(want), std::string::npos) << "'" << text << "' gave: " << err;
   }
+  EXPECT_NE(error_of([&] { game->action_text(*m, game->num_actions(), false); }).find("outside"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { game->action_text(*m, -1, false); }).find("outside"), std::string::npos);
   // Every legal action's text reads back as that action.
   for (const auto* st : {s.get(), m.get()}) {
     std::vector<Action> actions;
