@@ -260,17 +260,12 @@ void Position::apply(Move m) {
   const int us = stm_, them = us ^ 1;
   const Bitboard from = bit(m.from), to = bit(m.to), both = from | to;
 
-  key_ ^= piece_key(m.from);
-  occ_[us] ^= both;
   const bool boss = boss_ & from;
+  Power power = power_at(m.from);
+  key_ ^= z.piece[us][boss][power][m.from];
+  occ_[us] ^= both;
   if (boss) boss_ ^= both;
-  Power power = kNoPower;
-  for (int p = kPlus; p <= kCrown; ++p) {
-    if (power_[p] & from) {
-      power_[p] ^= both;
-      power = static_cast<Power>(p);
-    }
-  }
+  if (power != kNoPower) power_[power] ^= both;
 
   // Marked squares hand out powers on landing.
   if (!boss || r.boss_takes_power) {
@@ -282,13 +277,14 @@ void Position::apply(Move m) {
     if (gained != kNoPower && (power == kNoPower || r.second_power_replaces)) {
       if (power != kNoPower) power_[power] ^= to;
       power_[gained] |= to;
+      power = gained;
       if (r.tokens_consumed && (tokens_ & to)) {
         tokens_ ^= to;
         key_ ^= z.token[m.to];
       }
     }
   }
-  key_ ^= piece_key(m.to);
+  key_ ^= z.piece[us][boss][power][m.to];
 
   // Sandwiches along the capture lines, then pins around the landing square.
   Bitboard captured = 0;
