@@ -27,6 +27,7 @@ struct KindRegistry {
     kinds["greedy"] = make_greedy_player;
     kinds["alphabeta"] = make_alphabeta_player;
     kinds["mcts"] = make_uct_player;
+    kinds["human"] = make_human_player;
   }
 };
 

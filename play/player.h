@@ -58,8 +58,8 @@ class SpecArgs {
 // Builds a player of one kind; throws std::invalid_argument for unknown or bad arguments.
 using PlayerFactory = std::function<std::unique_ptr<Player>(const GamePtr& game,
                                                             const PlayerSpec& spec, uint64_t seed)>;
-// Adds (or replaces) a kind. The built-in kinds (random, greedy, alphabeta, mcts) are always
-// there.
+// Adds (or replaces) a kind. The built-in kinds (random, greedy, alphabeta, mcts, human) are
+// always there.
 void register_player_kind(const std::string& kind, PlayerFactory factory);
 std::vector<std::string> registered_player_kinds();
 // Throws std::invalid_argument for an unknown kind (listing the known ones) or bad arguments.

@@ -1,5 +1,8 @@
 #include "play/players.h"
 
+#include <cstdio>
+#include <iostream>
+#include <string>
 #include <vector>
 
 namespace pincer {
@@ -106,7 +109,48 @@ class GreedyPlayer : public Player {
   std::vector<int> points_;
 };
 
+// Reads moves from standard input, in any form the game accepts; shows the board first.
+class HumanPlayer : public Player {
+ public:
+  HumanPlayer(const Game& game, std::string spec) : game_(game), spec_(std::move(spec)) {}
+  std::string spec() const override { return spec_; }
+  Action choose(const State& state) override {
+    std::printf("\n%s", state.to_diagram().c_str());
+    while (true) {
+      std::printf("%s to move (a move, 'moves' to list them): ",
+                  game_.side_name(state.to_move()).c_str());
+      std::fflush(stdout);
+      std::string line;
+      if (!std::getline(std::cin, line)) throw std::runtime_error("human: no more input");
+      const size_t a = line.find_first_not_of(" \t"), b = line.find_last_not_of(" \t\r");
+      if (a == std::string::npos) continue;
+      line = line.substr(a, b - a + 1);
+      if (line == "moves") {
+        std::vector<Action> legal;
+        state.legal_actions(legal);
+        for (Action m : legal) std::printf("%s ", game_.action_text(state, m, true).c_str());
+        std::printf("\n");
+        continue;
+      }
+      try {
+        return game_.parse_action(state, line);
+      } catch (const GameError& e) {
+        std::printf("%s\n", e.what());
+      }
+    }
+  }
+
+ private:
+  const Game& game_;
+  std::string spec_;
+};
+
 }  // namespace
+
+std::unique_ptr<Player> make_human_player(const GamePtr& game, const PlayerSpec& spec, uint64_t) {
+  SpecArgs(spec).finish();
+  return std::make_unique<HumanPlayer>(*game, to_string(spec));
+}
 
 const Heuristic& heuristic_for(const Game& game) {
   static const GenericHeuristic generic;

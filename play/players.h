@@ -23,6 +23,10 @@ std::unique_ptr<Player> make_alphabeta_player(const GamePtr& game, const PlayerS
 // mcts:sims=N [,c=C,rollout=PLIES,time=SECONDS]: play/uct.h.
 std::unique_ptr<Player> make_uct_player(const GamePtr& game, const PlayerSpec& spec, uint64_t seed);
 
+// human: moves typed on standard input (any accepted form; "moves" lists them).
+std::unique_ptr<Player> make_human_player(const GamePtr& game, const PlayerSpec& spec,
+                                          uint64_t seed);
+
 // The game's own heuristic, or one for any game: points (State::points) and the mobility of the
 // side to move; captures are found by playing the action and comparing points and captures.
 const Heuristic& heuristic_for(const Game& game);
