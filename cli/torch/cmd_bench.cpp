@@ -1,0 +1,149 @@
+// pincer bench nn | search: raw network throughput by batch size, and the same network inside
+// self-play (simulations/s, network evals/s, average batch, share of wall time outside the
+// network), compared with the raw throughput at the batch size self-play reached.
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <thread>
+
+#include "cli/support/commands.h"
+#include "engine/registry.h"
+#include "mcts/tree.h"
+#include "nn/atomic_file.h"
+#include "nn/model.h"
+#include "train/bench.h"
+#include "train/config.h"
+#include "train/run_dir.h"
+#include "train/selfplay.h"
+
+namespace fs = std::filesystem;
+
+namespace pincer::cli {
+namespace {
+
+struct NnOptions {
+  std::string config = "configs/runs/seize.textproto";
+  std::string model;
+  std::vector<int> batches{1, 8, 16, 32, 64, 128, 256};
+  double seconds = 2;
+  int threads = 0;
+};
+
+std::unique_ptr<Model> bench_model(const RunConfig& cfg, const GamePtr& game,
+                                   const std::string& path) {
+  if (!path.empty()) return Model::load(path, *game, cfg.device());
+  return Model::create(*game, cfg.network(), cfg.device(), cfg.seed());
+}
+
+void bench_nn(const NnOptions& o) {
+  const RunConfig cfg = load_run_config(o.config);
+  GamePtr game = load_game(cfg.rules());
+  auto model = bench_model(cfg, game, o.model);
+  const int threads = o.threads > 0 ? o.threads : cfg.inference().threads();
+  set_torch_threads(threads);
+  const auto positions = random_encoded_positions(*game, 512, 7);
+  std::printf(
+      "network: %d blocks x %d channels, %lld parameters, %s, torch threads %d, device %s\n",
+      model->metadata().network().blocks(), model->metadata().network().channels(),
+      static_cast<long long>(model->parameter_count()), game->ruleset_name().c_str(), threads,
+      model->device().c_str());
+  std::printf("%8s %12s %12s\n", "batch", "evals/s", "ms/batch");
+  for (int b : o.batches) {
+    const RawThroughput r = measure_raw_throughput(*model, positions, b, o.seconds);
+    std::printf("%8d %12.0f %12.2f\n", b, r.evals_per_s, r.ms_per_batch);
+    std::fflush(stdout);
+  }
+}
+
+struct SearchOptions {
+  std::string config = "configs/runs/seize.textproto";
+  std::string model;
+  double seconds = 20;
+  int games = 0;
+  int threads = 0;
+  int sims = 0;
+};
+
+void bench_search(const SearchOptions& o) {
+  RunConfig cfg = load_run_config(o.config);
+  if (o.games > 0) cfg.mutable_selfplay()->set_parallel_games(o.games);
+  if (o.threads > 0) cfg.mutable_selfplay()->set_threads(o.threads);
+  if (o.sims > 0) cfg.mutable_selfplay()->mutable_search()->set_simulations(o.sims);
+  const fs::path tmp = fs::temp_directory_path() / ("pincer-bench-" + std::to_string(::getpid()));
+  fs::remove_all(tmp);
+  const RunDir dir(tmp.string());
+  GamePtr game = prepare_run_dir(dir, cfg);
+  if (!o.model.empty()) {
+    Model::check_compatible(Model::read_metadata(o.model), *game, o.model);
+    atomic_copy_file(o.model, dir.best());
+  }
+  SelfPlayStats s;
+  {
+    SelfPlay sp(game, cfg, dir, "bench");
+    std::atomic<bool> stop{false};
+    std::thread timer([&] {
+      const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(o.seconds);
+      while (std::chrono::steady_clock::now() < end) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      }
+      stop = true;
+    });
+    sp.run(stop, 0, false);
+    timer.join();
+    s = sp.stats();
+  }
+  const auto& sc = cfg.selfplay();
+  std::printf(
+      "self-play: %s, %d games at once, %d threads, %d simulations/move, %d leaves/step, "
+      "max batch %d, inference threads %d\n",
+      game->ruleset_name().c_str(), sc.parallel_games(), sc.threads(), sc.search().simulations(),
+      sc.search().leaves_per_batch(), cfg.inference().max_batch(), cfg.inference().threads());
+  std::printf("  wall %.1f s, moves %lld, games finished %lld\n", s.seconds,
+              static_cast<long long>(s.moves), static_cast<long long>(s.games));
+  std::printf("  simulations/s   %10.0f\n", s.simulations_per_s());
+  std::printf("  network evals/s %10.0f\n", s.inference.evals_per_s());
+  std::printf("  average batch   %10.1f\n", s.inference.avg_batch());
+  std::printf("  wall time outside the network %.1f%%\n", 100.0 * s.outside_network());
+  mcts::TreeStats ts;
+  std::printf("  tree node %zu bytes, edge %zu bytes\n", ts.node_bytes, ts.edge_bytes);
+  // The raw network at the same batch size, same threads, nothing else running.
+  const int batch = std::max(1, static_cast<int>(std::lround(s.inference.avg_batch())));
+  auto model = Model::load(dir.best(), *game, cfg.device());
+  set_torch_threads(cfg.inference().threads());
+  const auto positions = random_encoded_positions(*game, 512, 7);
+  const RawThroughput raw = measure_raw_throughput(*model, positions, batch, 3.0);
+  std::printf("  raw network at batch %d: %.0f evals/s -> self-play reaches %.1f%% of it\n", batch,
+              raw.evals_per_s, 100.0 * s.inference.evals_per_s() / raw.evals_per_s);
+  fs::remove_all(tmp);
+}
+
+RegisterCommand reg{
+    "bench", "Measure speed: bench nn (network throughput), bench search (self-play)",
+    [](CLI::App& app) {
+      app.require_subcommand(1);
+      auto* nn = app.add_subcommand("nn", "Raw network throughput by batch size (evals/s)");
+      auto no = std::make_shared<NnOptions>();
+      nn->add_option("--config", no->config, "Run config (network, rules, device)")
+          ->capture_default_str();
+      nn->add_option("--model", no->model, "A model file instead of a fresh network");
+      nn->add_option("--batch", no->batches, "Batch sizes")->delimiter(',')->capture_default_str();
+      nn->add_option("--seconds", no->seconds, "Seconds per batch size")->capture_default_str();
+      nn->add_option("--threads", no->threads, "Torch intra-op threads (default: the config's)");
+      nn->callback([no] { bench_nn(*no); });
+
+      auto* se = app.add_subcommand("search", "Self-play speed and batching (nothing written)");
+      auto so = std::make_shared<SearchOptions>();
+      se->add_option("--config", so->config, "Run config")->capture_default_str();
+      se->add_option("--model", so->model, "A model file instead of a fresh network");
+      se->add_option("--seconds", so->seconds, "How long to play")->capture_default_str();
+      se->add_option("--games", so->games, "Games at once (default: the config's)");
+      se->add_option("--threads", so->threads, "Self-play threads (default: the config's)");
+      se->add_option("--sims", so->sims, "Simulations per move (default: the config's)");
+      se->callback([so] { bench_search(*so); });
+    }};
+
+}  // namespace
+}  // namespace pincer::cli

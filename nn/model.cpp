@@ -1,0 +1,325 @@
+#include <ATen/Parallel.h>
+#include <google/protobuf/text_format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <sstream>
+
+#include "nn/atomic_file.h"
+#include "nn/network.h"
+
+namespace pincer {
+
+namespace {
+constexpr const char* kMetadataKey = "pincer_metadata";
+}
+
+std::string utc_now_iso() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+int64_t unix_ms_now() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+void set_torch_threads(int threads) { at::set_num_threads(std::max(1, threads)); }
+
+std::string torch_parallel_info() { return at::get_parallel_info(); }
+
+NetworkConfig complete_network_config(NetworkConfig c) {
+  if (c.blocks() == 0) c.set_blocks(4);
+  if (c.channels() == 0) c.set_channels(64);
+  if (c.policy_channels() == 0) c.set_policy_channels(4);
+  if (c.value_channels() == 0) c.set_value_channels(2);
+  if (c.value_hidden() == 0) c.set_value_hidden(64);
+  auto check = [](const char* field, int v, int lo, int hi) {
+    if (v < lo || v > hi) {
+      throw ModelError("network." + std::string(field) + " = " + std::to_string(v) +
+                       " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    }
+  };
+  check("blocks", c.blocks(), 1, 80);
+  check("channels", c.channels(), 1, 1024);
+  check("policy_channels", c.policy_channels(), 1, 256);
+  check("value_channels", c.value_channels(), 1, 256);
+  check("value_hidden", c.value_hidden(), 1, 4096);
+  return c;
+}
+
+torch::Device parse_device(const std::string& text) {
+  const std::string t = text.empty() ? "cpu" : text;
+  if (t == "cpu") return torch::Device(torch::kCPU);
+  if (t.rfind("cuda", 0) == 0) {
+    if (!torch::cuda::is_available()) {
+      throw ModelError("device \"" + t +
+                       "\" requested but the linked LibTorch has no usable CUDA device");
+    }
+    try {
+      return torch::Device(t);
+    } catch (const std::exception&) {
+    }
+  }
+  throw ModelError("unknown device \"" + t + "\" (expected cpu, cuda or cuda:N)");
+}
+
+ResidualBlockImpl::ResidualBlockImpl(int ch) {
+  using namespace torch::nn;
+  conv1 = register_module("conv1", Conv2d(Conv2dOptions(ch, ch, 3).padding(1).bias(false)));
+  bn1 = register_module("bn1", BatchNorm2d(ch));
+  conv2 = register_module("conv2", Conv2d(Conv2dOptions(ch, ch, 3).padding(1).bias(false)));
+  bn2 = register_module("bn2", BatchNorm2d(ch));
+}
+
+torch::Tensor ResidualBlockImpl::forward(torch::Tensor x) {
+  auto y = torch::relu(bn1(conv1(x)));
+  y = bn2(conv2(y));
+  return torch::relu(y + x);
+}
+
+ResidualNetImpl::ResidualNetImpl(const NetworkConfig& c, int in_ch, int h, int w, int actions) {
+  using namespace torch::nn;
+  const int ch = c.channels();
+  stem = register_module("stem", Conv2d(Conv2dOptions(in_ch, ch, 3).padding(1).bias(false)));
+  stem_bn = register_module("stem_bn", BatchNorm2d(ch));
+  tower = register_module("tower", Sequential());
+  for (int i = 0; i < c.blocks(); ++i) tower->push_back(ResidualBlock(ch));
+  policy_conv =
+      register_module("policy_conv", Conv2d(Conv2dOptions(ch, c.policy_channels(), 1).bias(false)));
+  policy_bn = register_module("policy_bn", BatchNorm2d(c.policy_channels()));
+  policy_fc = register_module("policy_fc", Linear(c.policy_channels() * h * w, actions));
+  value_conv =
+      register_module("value_conv", Conv2d(Conv2dOptions(ch, c.value_channels(), 1).bias(false)));
+  value_bn = register_module("value_bn", BatchNorm2d(c.value_channels()));
+  value_fc1 = register_module("value_fc1", Linear(c.value_channels() * h * w, c.value_hidden()));
+  value_fc2 = register_module("value_fc2", Linear(c.value_hidden(), 3));
+}
+
+std::pair<torch::Tensor, torch::Tensor> ResidualNetImpl::forward(torch::Tensor x) {
+  auto t = torch::relu(stem_bn(stem(x)));
+  t = tower->forward(t);
+  auto p = torch::relu(policy_bn(policy_conv(t))).flatten(1);
+  p = policy_fc(p);
+  auto v = torch::relu(value_bn(value_conv(t))).flatten(1);
+  v = value_fc2(torch::relu(value_fc1(v)));
+  return {p, v};
+}
+
+namespace {
+
+std::unique_ptr<Model::Impl> make_impl(const ModelMetadata& m, const std::string& device) {
+  auto impl = std::make_unique<Model::Impl>();
+  impl->device = parse_device(device);
+  impl->net = ResidualNet(m.network(), m.input_channels(), m.input_height(), m.input_width(),
+                          m.num_actions());
+  impl->net->to(impl->device);
+  impl->net->eval();
+  return impl;
+}
+
+std::string hex64(uint64_t v) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+ModelMetadata metadata_from_archive(torch::serialize::InputArchive& archive,
+                                    const std::string& origin) {
+  torch::Tensor bytes;
+  if (!archive.try_read(kMetadataKey, bytes)) {
+    throw ModelError(origin + " is not a pincer model file (no metadata)");
+  }
+  ModelMetadata meta;
+  if (!meta.ParseFromString(tensor_to_bytes(bytes))) {
+    throw ModelError(origin + ": damaged model metadata");
+  }
+  if (meta.format_version() != kModelFormatVersion) {
+    throw ModelError(origin + ": model file format " + std::to_string(meta.format_version()) +
+                     ", this build reads format " + std::to_string(kModelFormatVersion));
+  }
+  return meta;
+}
+
+torch::serialize::InputArchive open_archive(const std::string& path) {
+  if (!std::filesystem::exists(path)) throw ModelError("model file " + path + " does not exist");
+  torch::serialize::InputArchive archive;
+  try {
+    archive.load_from(path, torch::Device(torch::kCPU));
+  } catch (const std::exception& e) {
+    throw ModelError("cannot read model file " + path + ": " +
+                     std::string(e.what()).substr(0, 200));
+  }
+  return archive;
+}
+
+}  // namespace
+
+torch::Tensor bytes_to_tensor(const std::string& bytes) {
+  auto t = torch::empty({static_cast<int64_t>(bytes.size())}, torch::kUInt8);
+  if (!bytes.empty()) std::memcpy(t.data_ptr<uint8_t>(), bytes.data(), bytes.size());
+  return t;
+}
+
+std::string tensor_to_bytes(const torch::Tensor& tensor) {
+  auto t = tensor.contiguous().to(torch::kCPU);
+  return std::string(reinterpret_cast<const char*>(t.data_ptr<uint8_t>()),
+                     static_cast<size_t>(t.numel()));
+}
+
+std::unique_ptr<Model> Model::from_metadata(const ModelMetadata& meta, const std::string& device) {
+  return std::unique_ptr<Model>(new Model(meta, make_impl(meta, device)));
+}
+
+Model::Model(ModelMetadata meta, std::unique_ptr<Impl> impl)
+    : meta_(std::move(meta)), impl_(std::move(impl)) {}
+Model::~Model() = default;
+
+std::unique_ptr<Model> Model::create(const Game& game, const NetworkConfig& network,
+                                     const std::string& device, uint64_t seed) {
+  ModelMetadata m;
+  m.set_format_version(kModelFormatVersion);
+  m.set_game(game.game_name());
+  m.set_ruleset_name(game.ruleset_name());
+  m.set_fingerprint(game.fingerprint());
+  m.set_encoding_version(game.encoding_version());
+  const InputShape shape = game.input_shape();
+  m.set_input_channels(shape.channels);
+  m.set_input_height(shape.height);
+  m.set_input_width(shape.width);
+  m.set_num_actions(game.num_actions());
+  *m.mutable_network() = complete_network_config(network);
+  m.set_training_step(0);
+  m.set_created(utc_now_iso());
+  m.set_created_unix_ms(unix_ms_now());
+  m.set_model_id(game.ruleset_name() + "/init-" + hex64(seed).substr(8));
+  torch::manual_seed(seed);
+  return std::unique_ptr<Model>(new Model(m, make_impl(m, device)));
+}
+
+void Model::check_compatible(const ModelMetadata& meta, const Game& game,
+                             const std::string& origin) {
+  auto refuse = [&](const std::string& what, const std::string& model_value,
+                    const std::string& game_value) {
+    throw ModelError("model " + origin + " was made for " + what + " " + model_value +
+                     ", but the game here has " + what + " " + game_value + " (" +
+                     game.ruleset_name() + "); refusing to load it");
+  };
+  if (meta.game() != game.game_name()) refuse("game", meta.game(), game.game_name());
+  if (meta.fingerprint() != game.fingerprint()) {
+    refuse("ruleset fingerprint", meta.fingerprint() + " (" + meta.ruleset_name() + ")",
+           game.fingerprint());
+  }
+  if (meta.encoding_version() != game.encoding_version()) {
+    refuse("input encoding version", std::to_string(meta.encoding_version()),
+           std::to_string(game.encoding_version()));
+  }
+  const InputShape s = game.input_shape();
+  if (meta.input_channels() != s.channels || meta.input_height() != s.height ||
+      meta.input_width() != s.width || meta.num_actions() != game.num_actions()) {
+    refuse("input shape/actions",
+           std::to_string(meta.input_channels()) + "x" + std::to_string(meta.input_height()) + "x" +
+               std::to_string(meta.input_width()) + "/" + std::to_string(meta.num_actions()),
+           std::to_string(s.channels) + "x" + std::to_string(s.height) + "x" +
+               std::to_string(s.width) + "/" + std::to_string(game.num_actions()));
+  }
+}
+
+ModelMetadata Model::read_metadata(const std::string& path) {
+  auto archive = open_archive(path);
+  return metadata_from_archive(archive, path);
+}
+
+std::unique_ptr<Model> Model::load(const std::string& path, const Game& game,
+                                   const std::string& device) {
+  auto archive = open_archive(path);
+  ModelMetadata meta = metadata_from_archive(archive, path);
+  check_compatible(meta, game, path);
+  auto impl = make_impl(meta, "cpu");
+  try {
+    impl->net->load(archive);
+  } catch (const std::exception& e) {
+    throw ModelError("model file " + path +
+                     " does not match its architecture: " + std::string(e.what()).substr(0, 200));
+  }
+  impl->device = parse_device(device);
+  impl->net->to(impl->device);
+  impl->net->eval();
+  return std::unique_ptr<Model>(new Model(std::move(meta), std::move(impl)));
+}
+
+std::string Model::metadata_path(const std::string& path) {
+  std::filesystem::path p(path);
+  return p.replace_extension(".meta.textproto").string();
+}
+
+void Model::save(const std::string& path) const {
+  torch::serialize::OutputArchive archive;
+  impl_->net->save(archive);
+  archive.write(kMetadataKey, bytes_to_tensor(meta_.SerializeAsString()));
+  std::ostringstream out;
+  archive.save_to(out);
+  atomic_write_file(path, out.str());
+  std::string text;
+  google::protobuf::TextFormat::PrintToString(meta_, &text);
+  atomic_write_file(metadata_path(path),
+                    "# Metadata of " + std::filesystem::path(path).filename().string() +
+                        " (informational; the model file holds the authoritative copy)\n" + text);
+}
+
+std::unique_ptr<Model> Model::clone(const std::string& device) const {
+  const std::string dev = device.empty() ? this->device() : device;
+  auto impl = make_impl(meta_, "cpu");
+  {
+    torch::NoGradGuard no_grad;
+    auto src = impl_->net->named_parameters(true);
+    auto dst = impl->net->named_parameters(true);
+    for (auto& item : src) dst[item.key()].copy_(item.value().to(torch::kCPU));
+    auto srcb = impl_->net->named_buffers(true);
+    auto dstb = impl->net->named_buffers(true);
+    for (auto& item : srcb) dstb[item.key()].copy_(item.value().to(torch::kCPU));
+  }
+  impl->device = parse_device(dev);
+  impl->net->to(impl->device);
+  impl->net->eval();
+  return std::unique_ptr<Model>(new Model(meta_, std::move(impl)));
+}
+
+int Model::input_size() const {
+  return meta_.input_channels() * meta_.input_height() * meta_.input_width();
+}
+
+std::string Model::device() const { return impl_->device.str(); }
+
+int64_t Model::parameter_count() const {
+  int64_t n = 0;
+  for (const auto& p : impl_->net->parameters()) n += p.numel();
+  return n;
+}
+
+void Model::infer(const float* input, int n, float* policy_logits, float* wdl) {
+  if (n <= 0) return;
+  c10::InferenceMode guard;
+  auto& net = impl_->net;
+  if (net->is_training()) net->eval();
+  auto x = torch::from_blob(const_cast<float*>(input),
+                            {n, meta_.input_channels(), meta_.input_height(), meta_.input_width()},
+                            torch::kFloat32);
+  if (impl_->device != torch::kCPU) x = x.to(impl_->device);
+  auto [p, v] = net->forward(x);
+  p = p.to(torch::kCPU).contiguous();
+  v = torch::softmax(v, 1).to(torch::kCPU).contiguous();
+  std::memcpy(policy_logits, p.data_ptr<float>(), sizeof(float) * n * meta_.num_actions());
+  std::memcpy(wdl, v.data_ptr<float>(), sizeof(float) * n * 3);
+}
+
+}  // namespace pincer

@@ -1,0 +1,72 @@
+// train/config: the shipped run configs load; bad ones are refused naming the field.
+#include "train/config.h"
+
+#include <gtest/gtest.h>
+
+#include "tests/train/helpers.h"
+
+namespace pincer::testing {
+namespace {
+
+std::string refusal(const std::string& text) {
+  try {
+    parse_run_config(text, "test.textproto");
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(RunConfig, ShippedConfigsLoad) {
+  for (const char* name : {"seize-tiny", "seize", "seega"}) {
+    const RunConfig c = load_run_config(source_dir() + "/configs/runs/" + name + ".textproto");
+    EXPECT_FALSE(c.rules().empty()) << name;
+    EXPECT_GT(c.network().blocks(), 0) << name;
+    EXPECT_GT(c.selfplay().search().simulations(), 0) << name;
+    EXPECT_GT(c.trainer().batch_size(), 0) << name;
+    EXPECT_GT(c.gating().games(), 0) << name;
+  }
+}
+
+TEST(RunConfig, DefaultsAreFilledIn) {
+  const RunConfig c = parse_run_config("rules: \"seize-reference\"", "x");
+  EXPECT_EQ(c.device(), "cpu");
+  EXPECT_EQ(c.network().blocks(), 4);
+  EXPECT_EQ(c.inference().max_batch(), 64);
+  EXPECT_EQ(c.selfplay().search().simulations(), 100);
+  EXPECT_EQ(c.trainer().optimizer().kind(), "sgd");
+  EXPECT_FLOAT_EQ(c.gating().threshold(), 0.55f);
+  // Gating's search inherits self-play's.
+  const RunConfig d = parse_run_config("rules: \"x\" selfplay { search { simulations: 77 } }", "x");
+  EXPECT_EQ(d.gating().search().simulations(), 77);
+}
+
+TEST(RunConfig, BadConfigsAreRefusedNamingTheField) {
+  std::string e = refusal("rules: \"seize\" trainer { batch_size: -4 }");
+  EXPECT_NE(e.find("trainer.batch_size"), std::string::npos) << e;
+  EXPECT_NE(e.find("test.textproto"), std::string::npos) << e;
+  e = refusal("rules: \"seize\" trainer { optimizer { kind: \"rmsprop\" } }");
+  EXPECT_NE(e.find("trainer.optimizer.kind"), std::string::npos) << e;
+  e = refusal("rules: \"seize\" selfplay { dirichlet_epsilon: 2 }");
+  EXPECT_NE(e.find("selfplay.dirichlet_epsilon"), std::string::npos) << e;
+  e = refusal("rules: \"seize\" network { channels: -1 }");
+  EXPECT_NE(e.find("network.channels"), std::string::npos) << e;
+  e = refusal("rules: \"seize\" gating { threshold: 1.5 }");
+  EXPECT_NE(e.find("gating.threshold"), std::string::npos) << e;
+  e = refusal("rules: \"seize\" device: \"gpu\"");
+  EXPECT_NE(e.find("device"), std::string::npos) << e;
+  e = refusal("trainer { batch_size: 4 }");
+  EXPECT_NE(e.find("rules"), std::string::npos) << e;
+  e = refusal("rules: \"seize\" trainer { optimizer { schedule: \"step\" } }");
+  EXPECT_NE(e.find("trainer.optimizer.boundaries"), std::string::npos) << e;
+  // Unknown fields and syntax errors: the parser names the field, with line and column.
+  e = refusal("rules: \"seize\"\ntrainer { batchsize: 4 }");
+  EXPECT_NE(e.find("batchsize"), std::string::npos) << e;
+  EXPECT_NE(e.find("line 2"), std::string::npos) << e;
+  e = refusal("rules: \"seize\" selfplay { parallel_games: \"many\" }");
+  EXPECT_NE(e.find("parallel_games"), std::string::npos) << e;
+  EXPECT_THROW(load_run_config("/no/such/config.textproto"), ConfigError);
+}
+
+}  // namespace
+}  // namespace pincer::testing

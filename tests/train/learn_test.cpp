@@ -1,0 +1,129 @@
+// The whole loop learns tic-tac-toe from scratch: after a short run (self-play, training,
+// gating in one `run_training_loop`) the network values the start as a draw and its policy
+// plays winning and blocking moves. Then the run resumes from its directory.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
+#include "nn/model.h"
+#include "tests/train/helpers.h"
+#include "train/loop.h"
+#include "train/records.h"
+#include "train/run_dir.h"
+
+namespace pincer::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct NetView {
+  std::vector<float> logits;
+  std::array<float, 3> wdl;
+};
+
+NetView look(Model& m, const Game& game, const std::string& text) {
+  auto state = game.parse_state(text);
+  std::vector<float> input(m.input_size());
+  state->encode(input.data());
+  NetView v;
+  v.logits.resize(m.num_actions());
+  float wdl[3];
+  m.infer(input.data(), 1, v.logits.data(), wdl);
+  v.wdl = {wdl[0], wdl[1], wdl[2]};
+  return v;
+}
+
+// The legal action with the highest policy logit.
+Action best_move(Model& m, const Game& game, const std::string& text) {
+  auto state = game.parse_state(text);
+  const NetView v = look(m, game, text);
+  std::vector<Action> legal;
+  state->legal_actions(legal);
+  return *std::max_element(legal.begin(), legal.end(), [&](Action a, Action b) {
+    return v.logits[state->policy_index(a)] < v.logits[state->policy_index(b)];
+  });
+}
+
+std::string name(const Game& game, const std::string& text, Action a) {
+  return game.action_text(*game.parse_state(text), a, false);
+}
+
+TEST(Learning, TicTacToeFromScratch) {
+  ScratchDir scratch("learn");
+  RunConfig cfg = tictactoe_config(tictactoe_rules(scratch.path()));
+  const RunDir dir(scratch / "run");
+  LoopOptions opt;
+  opt.status_line = false;
+  const auto t0 = std::chrono::steady_clock::now();
+  const LoopSummary s = run_training_loop(cfg, dir, opt);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("tic-tac-toe: %lld steps, %lld games, %d gates (%d promoted) in %.0f s\n",
+              static_cast<long long>(s.steps), static_cast<long long>(s.games), s.gates,
+              s.promotions, seconds);
+  EXPECT_EQ(s.steps, cfg.trainer().total_steps());
+  EXPECT_GE(s.gates, 1);
+
+  GamePtr game = make_tictactoe();
+  auto net = Model::load(dir.model(s.steps), *game);
+
+  // The start is a draw with best play.
+  const NetView start = look(*net, *game, ".../.../... x");
+  std::printf("start: w=%.2f d=%.2f l=%.2f\n", start.wdl[0], start.wdl[1], start.wdl[2]);
+  EXPECT_GT(start.wdl[1], start.wdl[0]);
+  EXPECT_GT(start.wdl[1], start.wdl[2]);
+
+  // Ranks from 3 down to 1; squares a1=0 .. c3=8.
+  struct Case {
+    const char* position;
+    Action expected;
+    const char* why;
+  };
+  const std::vector<Case> cases = {
+      // Winning: complete a line, even where the opponent threatens one too.
+      {".../oo./xx. x", 2, "x wins at c1 (o threatens c2)"},
+      {"..o/x../xo. x", 6, "x wins at a3"},
+      {"oo./.xx/x.. o", 8, "o wins at c3 (x threatens a2 and c3)"},
+      // Blocking: the opponent threatens a line and there is no win.
+      {".../.o./xx. o", 2, "o blocks c1"},
+      {".../x../x.o o", 6, "o blocks a3"},
+      {".ox/.o./x.. x", 1, "x blocks b1"},
+  };
+  int right = 0, total = 0;
+  for (const Case& c : cases) {
+    ++total;
+    const Action a = best_move(*net, *game, c.position);
+    const bool ok = a == c.expected;
+    right += ok;
+    EXPECT_EQ(a, c.expected) << c.position << ": " << c.why << ", the net plays "
+                             << name(*game, c.position, a);
+  }
+  std::printf("tactics: %d of %d\n", right, total);
+
+  // The run directory holds what docs/training.md promises.
+  EXPECT_TRUE(fs::exists(dir.best()));
+  EXPECT_TRUE(fs::exists(dir.checkpoint()));
+  EXPECT_TRUE(fs::exists(dir.metrics()));
+  EXPECT_TRUE(fs::exists(dir.report()));
+  EXPECT_TRUE(fs::exists(dir.gating()));
+  EXPECT_TRUE(fs::exists(dir.config()));
+  EXPECT_FALSE(list_record_chunks(dir.records()).empty());
+  std::ifstream report(dir.report());
+  const std::string html((std::istreambuf_iterator<char>(report)), {});
+  EXPECT_NE(html.find("<svg"), std::string::npos);
+  EXPECT_NE(html.find("Training losses"), std::string::npos);
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+
+  // Resume: a second run on the same directory goes on from the checkpoint.
+  cfg.mutable_trainer()->set_total_steps(s.steps + 100);
+  const LoopSummary again = run_training_loop(cfg, dir, opt);
+  EXPECT_EQ(again.steps, s.steps + 100);
+  EXPECT_GT(again.games, s.games);
+  EXPECT_TRUE(fs::exists(dir.model(s.steps + 100)));
+}
+
+}  // namespace
+}  // namespace pincer::testing

@@ -1,0 +1,123 @@
+// train/records: chunk files round trip, are refused under another ruleset, and damaged ones
+// are refused rather than half-read; replay checks legality.
+#include "train/records.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "engine/registry.h"
+#include "nn/atomic_file.h"
+#include "tests/train/helpers.h"
+#include "train/window.h"
+
+namespace pincer::testing {
+namespace {
+
+GameRecord sample_record(const Game& game, const std::vector<Action>& moves, int winner) {
+  GameRecord r;
+  r.set_game(game.game_name());
+  r.set_ruleset_name(game.ruleset_name());
+  r.set_fingerprint(game.fingerprint());
+  r.set_model_id("test/model-1");
+  auto state = game.initial_state();
+  std::vector<Action> legal;
+  for (Action a : moves) {
+    state->legal_actions(legal);
+    MoveRecord* m = r.add_moves();
+    m->set_action(a);
+    m->set_full_search(true);
+    m->set_simulations(10);
+    m->set_root_value(0.5f);
+    for (Action l : legal) {
+      m->add_policy_actions(l);
+      m->add_policy(l == a ? 1.0f : 0.0f);
+    }
+    state->apply(a);
+  }
+  r.set_winner(winner);
+  r.set_reason(winner < 0 ? "draw" : "line");
+  return r;
+}
+
+TEST(Records, ChunkRoundTrip) {
+  ScratchDir dir("records");
+  GamePtr game = make_tictactoe();
+  // x wins on the bottom rank: a1 b1 c1 against a2 b2.
+  const GameRecord win = sample_record(*game, {0, 3, 1, 4, 2}, 0);
+  const GameRecord draw = sample_record(*game, {4, 0, 8, 2, 1, 7, 6, 3, 5}, -1);
+  const std::string path = write_record_chunk(dir.path(), *game, {win, draw}, "t1");
+  const std::string path2 = write_record_chunk(dir.path(), *game, {draw}, "t1");
+  const auto names = list_record_chunks(dir.path());
+  ASSERT_EQ(names.size(), 2u);
+  EXPECT_LT(names[0], names[1]);
+  EXPECT_EQ(std::filesystem::path(path).filename(), names[0]);
+  const RecordChunk chunk = read_record_chunk(path, *game);
+  EXPECT_EQ(chunk.fingerprint(), game->fingerprint());
+  ASSERT_EQ(chunk.games_size(), 2);
+  EXPECT_EQ(chunk.games(0).SerializeAsString(), win.SerializeAsString());
+  EXPECT_EQ(chunk.games(1).SerializeAsString(), draw.SerializeAsString());
+  EXPECT_EQ(read_record_chunk(path2, *game).games_size(), 1);
+}
+
+TEST(Records, RefusedUnderAnotherFingerprintNamingBoth) {
+  ScratchDir dir("records-fp");
+  GamePtr reference = load_game("seize-reference");
+  GamePtr v0 = load_game("seize-v0");
+  auto state = reference->initial_state();
+  std::vector<Action> legal;
+  state->legal_actions(legal);
+  const GameRecord r = sample_record(*reference, {legal[0]}, -1);
+  const std::string path = write_record_chunk(dir.path(), *reference, {r}, "w");
+  try {
+    read_record_chunk(path, *v0);
+    FAIL() << "read seize-reference records under seize-v0";
+  } catch (const RecordError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find(reference->fingerprint()), std::string::npos) << msg;
+    EXPECT_NE(msg.find(v0->fingerprint()), std::string::npos) << msg;
+  }
+  // A record of other rules smuggled into a chunk of the right ones is refused too.
+  GameRecord odd = r;
+  odd.set_fingerprint("0123456789abcdef");
+  const std::string mixed = write_record_chunk(dir.path(), *reference, {r, odd}, "w");
+  EXPECT_THROW(read_record_chunk(mixed, *reference), RecordError);
+}
+
+TEST(Records, DamagedChunksAreRefused) {
+  ScratchDir dir("records-bad");
+  GamePtr game = make_tictactoe();
+  const std::string path =
+      write_record_chunk(dir.path(), *game, {sample_record(*game, {0, 3, 1, 4, 2}, 0)}, "w");
+  const std::string bytes = read_whole_file(path);
+  std::ofstream(dir / "cut.chunk", std::ios::binary) << bytes.substr(0, bytes.size() - 7);
+  EXPECT_THROW(read_record_chunk(dir / "cut.chunk", *game), RecordError);
+  std::ofstream(dir / "junk.chunk") << "hello";
+  EXPECT_THROW(read_record_chunk(dir / "junk.chunk", *game), RecordError);
+  EXPECT_THROW(read_record_chunk(dir / "missing.chunk", *game), RecordError);
+}
+
+TEST(Records, WindowTurnsRecordsIntoTargets) {
+  GamePtr game = make_tictactoe();
+  Window window(100);
+  EXPECT_EQ(window.add_game(*game, sample_record(*game, {0, 3, 1, 4, 2}, 0)), 5);
+  ASSERT_EQ(window.size(), 5u);
+  // x (player 0) won: positions with x to move are wins, with o to move losses.
+  EXPECT_EQ(window[0].wdl, (std::array<float, 3>{1, 0, 0}));
+  EXPECT_EQ(window[1].wdl, (std::array<float, 3>{0, 0, 1}));
+  EXPECT_EQ(window[0].policy_index.size(), 9u);
+  EXPECT_EQ(window[4].policy_index.size(), 5u);
+  // The window keeps the most recent positions.
+  Window small(3);
+  small.add_game(*game, sample_record(*game, {4, 0, 8, 2, 1, 7, 6, 3, 5}, -1));
+  ASSERT_EQ(small.size(), 3u);
+  EXPECT_EQ(small[2].wdl, (std::array<float, 3>{0, 1, 0}));
+  // An illegal move in a record is refused.
+  GameRecord bad = sample_record(*game, {0, 3}, -1);
+  bad.mutable_moves(1)->set_action(0);
+  EXPECT_THROW(window.add_game(*game, bad), RecordError);
+}
+
+}  // namespace
+}  // namespace pincer::testing

@@ -1,0 +1,25 @@
+// Throughput measurements shared by `pincer bench` and the tests.
+#pragma once
+
+#include <vector>
+
+#include "engine/game.h"
+#include "nn/model.h"
+
+namespace pincer {
+
+// `count` encoded positions from random games (count * input_size floats).
+std::vector<float> random_encoded_positions(const Game& game, int count, uint64_t seed);
+
+struct RawThroughput {
+  int batch = 0;
+  double evals_per_s = 0;
+  double ms_per_batch = 0;
+};
+
+// Runs the network on batches of `batch` positions for about `seconds` (after a warm-up) on the
+// calling thread, with its current torch thread setting.
+RawThroughput measure_raw_throughput(Model& model, const std::vector<float>& positions, int batch,
+                                     double seconds);
+
+}  // namespace pincer

@@ -1,0 +1,232 @@
+#include "train/config.h"
+
+#include <google/protobuf/io/tokenizer.h>
+#include <google/protobuf/text_format.h>
+
+#include <cmath>
+
+#include "engine/game.h"
+#include "nn/atomic_file.h"
+#include "nn/model.h"
+
+namespace pincer {
+namespace {
+
+struct Checker {
+  std::string origin;
+  [[noreturn]] void fail(const std::string& field, const std::string& value,
+                         const std::string& why) const {
+    throw ConfigError(origin + ": " + field + " = " + value + ": " + why);
+  }
+  void range(const std::string& field, double v, double lo, double hi) const {
+    if (!(v >= lo && v <= hi)) {
+      char buf[96];
+      std::snprintf(buf, sizeof buf, "must be in [%g, %g]", lo, hi);
+      char val[32];
+      std::snprintf(val, sizeof val, "%g", v);
+      fail(field, val, buf);
+    }
+  }
+};
+
+template <typename T, typename V>
+void default_if_zero(T value, V&& setter, T def) {
+  if (value == T{}) setter(def);
+}
+
+void complete_search(SearchConfig& s, const Checker& c, const std::string& path,
+                     const SearchConfig* fallback) {
+  if (fallback) {
+    // Unset fields take the fallback's values.
+    SearchConfig merged = *fallback;
+    merged.MergeFrom(s);
+    s = merged;
+  }
+  if (s.simulations() == 0) s.set_simulations(100);
+  if (s.c_puct() == 0) s.set_c_puct(1.5f);
+  if (s.fpu_reduction() == 0) s.set_fpu_reduction(0.25f);
+  if (s.leaves_per_batch() == 0) s.set_leaves_per_batch(4);
+  if (s.max_nodes() == 0) s.set_max_nodes(1000000);
+  c.range(path + ".simulations", s.simulations(), 1, 1e6);
+  c.range(path + ".c_puct", s.c_puct(), 0.01, 100);
+  c.range(path + ".fpu_reduction", s.fpu_reduction(), -10, 10);
+  c.range(path + ".leaves_per_batch", s.leaves_per_batch(), 1, 256);
+  c.range(path + ".cache_size", s.cache_size(), 0, 1e8);
+  c.range(path + ".gumbel_actions", s.gumbel_actions(), 0, 4096);
+  c.range(path + ".max_nodes", s.max_nodes(), 1000, 2e9);
+}
+
+}  // namespace
+
+RunConfig complete_run_config(RunConfig r, const std::string& origin) {
+  const Checker c{origin};
+  if (r.rules().empty()) c.fail("rules", "\"\"", "a ruleset name or file is required");
+  try {
+    *r.mutable_network() = complete_network_config(r.network());
+  } catch (const ModelError& e) {
+    throw ConfigError(origin + ": " + e.what());
+  }
+  if (r.device().empty()) r.set_device("cpu");
+  if (r.device() != "cpu" && r.device().rfind("cuda", 0) != 0) {
+    c.fail("device", "\"" + r.device() + "\"", "expected cpu, cuda or cuda:N");
+  }
+  if (r.seed() == 0) r.set_seed(1);
+  c.range("max_minutes", r.max_minutes(), 0, 1e7);
+
+  auto& inf = *r.mutable_inference();
+  if (inf.max_batch() == 0) inf.set_max_batch(64);
+  if (inf.max_wait_us() == 0) inf.set_max_wait_us(2000);
+  if (inf.threads() == 0) inf.set_threads(1);
+  c.range("inference.max_batch", inf.max_batch(), 1, 65536);
+  c.range("inference.max_wait_us", inf.max_wait_us(), 0, 1e7);
+  c.range("inference.threads", inf.threads(), 1, 256);
+
+  auto& sp = *r.mutable_selfplay();
+  complete_search(*sp.mutable_search(), c, "selfplay.search", nullptr);
+  if (sp.parallel_games() == 0) sp.set_parallel_games(32);
+  if (sp.dirichlet_alpha() == 0) sp.set_dirichlet_alpha(0.3f);
+  if (sp.dirichlet_epsilon() == 0) sp.set_dirichlet_epsilon(0.25f);
+  if (sp.temperature() == 0) sp.set_temperature(1.0f);
+  if (sp.temperature_moves() == 0) sp.set_temperature_moves(30);
+  if (sp.full_search_probability() == 0) sp.set_full_search_probability(1.0f);
+  if (sp.fast_simulations() == 0)
+    sp.set_fast_simulations(std::max(1, sp.search().simulations() / 4));
+  if (sp.max_moves() == 0) sp.set_max_moves(400);
+  if (sp.games_per_chunk() == 0) sp.set_games_per_chunk(16);
+  if (sp.threads() == 0) sp.set_threads(2);
+  c.range("selfplay.threads", sp.threads(), 1, 1024);
+  c.range("selfplay.parallel_games", sp.parallel_games(), 1, 4096);
+  c.range("selfplay.dirichlet_alpha", sp.dirichlet_alpha(), 1e-4, 100);
+  c.range("selfplay.dirichlet_epsilon", sp.dirichlet_epsilon(), 0, 1);
+  c.range("selfplay.temperature", sp.temperature(), 0.01, 100);
+  c.range("selfplay.temperature_moves", sp.temperature_moves(), 0, 100000);
+  c.range("selfplay.full_search_probability", sp.full_search_probability(), 0.001, 1);
+  c.range("selfplay.fast_simulations", sp.fast_simulations(), 1, sp.search().simulations());
+  c.range("selfplay.max_moves", sp.max_moves(), 1, 1e6);
+  c.range("selfplay.games_per_chunk", sp.games_per_chunk(), 1, 100000);
+
+  auto& tr = *r.mutable_trainer();
+  auto& opt = *tr.mutable_optimizer();
+  if (opt.kind().empty()) opt.set_kind("sgd");
+  if (opt.kind() != "sgd" && opt.kind() != "adam") {
+    c.fail("trainer.optimizer.kind", "\"" + opt.kind() + "\"", "expected \"sgd\" or \"adam\"");
+  }
+  if (opt.learning_rate() == 0) opt.set_learning_rate(opt.kind() == "sgd" ? 0.02f : 0.001f);
+  if (opt.momentum() == 0 && opt.kind() == "sgd") opt.set_momentum(0.9f);
+  if (opt.weight_decay() == 0) opt.set_weight_decay(1e-4f);
+  if (opt.schedule().empty()) opt.set_schedule("constant");
+  if (opt.schedule() != "constant" && opt.schedule() != "step" && opt.schedule() != "cosine") {
+    c.fail("trainer.optimizer.schedule", "\"" + opt.schedule() + "\"",
+           "expected \"constant\", \"step\" or \"cosine\"");
+  }
+  if (opt.decay() == 0) opt.set_decay(0.1f);
+  c.range("trainer.optimizer.learning_rate", opt.learning_rate(), 1e-8, 10);
+  c.range("trainer.optimizer.momentum", opt.momentum(), 0, 0.999);
+  c.range("trainer.optimizer.weight_decay", opt.weight_decay(), 0, 1);
+  c.range("trainer.optimizer.decay", opt.decay(), 1e-6, 1);
+  c.range("trainer.optimizer.warmup_steps", opt.warmup_steps(), 0, 1e9);
+  for (int i = 1; i < opt.boundaries_size(); ++i) {
+    if (opt.boundaries(i) <= opt.boundaries(i - 1)) {
+      c.fail("trainer.optimizer.boundaries", std::to_string(opt.boundaries(i)),
+             "boundaries must increase");
+    }
+  }
+  if (opt.schedule() == "step" && opt.boundaries_size() == 0) {
+    c.fail("trainer.optimizer.boundaries", "[]", "schedule \"step\" needs boundaries");
+  }
+  if (tr.batch_size() == 0) tr.set_batch_size(256);
+  if (tr.window_positions() == 0) tr.set_window_positions(100000);
+  if (tr.min_positions() == 0) tr.set_min_positions(2 * tr.batch_size());
+  if (tr.samples_per_position() == 0) tr.set_samples_per_position(4);
+  if (tr.value_loss_weight() == 0) tr.set_value_loss_weight(1);
+  if (tr.checkpoint_every() == 0) tr.set_checkpoint_every(200);
+  if (tr.threads() == 0) tr.set_threads(1);
+  c.range("trainer.batch_size", tr.batch_size(), 1, 65536);
+  c.range("trainer.window_positions", tr.window_positions(), tr.batch_size(), 1e8);
+  c.range("trainer.min_positions", tr.min_positions(), 1, tr.window_positions());
+  c.range("trainer.samples_per_position", tr.samples_per_position(), 0.01, 1000);
+  c.range("trainer.value_loss_weight", tr.value_loss_weight(), 0, 100);
+  c.range("trainer.checkpoint_every", tr.checkpoint_every(), 1, 1e9);
+  c.range("trainer.total_steps", tr.total_steps(), 0, 1e12);
+  c.range("trainer.threads", tr.threads(), 1, 256);
+  if (opt.schedule() == "cosine" && tr.total_steps() == 0) {
+    c.fail("trainer.optimizer.schedule", "\"cosine\"", "needs trainer.total_steps");
+  }
+
+  auto& g = *r.mutable_gating();
+  if (g.games() == 0) g.set_games(40);
+  if (g.threshold() == 0) g.set_threshold(0.55f);
+  if (g.every_checkpoints() == 0) g.set_every_checkpoints(1);
+  if (g.random_opening_plies() == 0) g.set_random_opening_plies(2);
+  if (!g.has_search()) g.mutable_search();
+  complete_search(*g.mutable_search(), c, "gating.search", &sp.search());
+  c.range("gating.games", g.games(), 1, 1e6);
+  c.range("gating.threshold", g.threshold(), 0, 1);
+  c.range("gating.every_checkpoints", g.every_checkpoints(), 1, 1e6);
+  c.range("gating.random_opening_plies", g.random_opening_plies(), 0, 1000);
+  c.range("gating.random_games", g.random_games(), 0, 1e6);
+  if ((g.sprt_elo0() != 0 || g.sprt_elo1() != 0) && !(g.sprt_elo1() > g.sprt_elo0())) {
+    c.fail("gating.sprt_elo1", std::to_string(g.sprt_elo1()), "must be above gating.sprt_elo0");
+  }
+  return r;
+}
+
+namespace {
+
+class CollectFirstError : public google::protobuf::io::ErrorCollector {
+ public:
+  void AddError(int line, int column, const std::string& message) override {
+    if (this->line < 0) this->line = line, this->column = column, this->message = message;
+  }
+  void AddWarning(int, int, const std::string&) override {}
+  int line = -1, column = 0;
+  std::string message;
+};
+
+}  // namespace
+
+RunConfig parse_run_config(const std::string& text, const std::string& origin) {
+  RunConfig r;
+  CollectFirstError errors;
+  google::protobuf::TextFormat::Parser parser;
+  parser.RecordErrorsTo(&errors);
+  if (!parser.ParseFromString(text, &r)) {
+    // The parser's message names unknown fields but not the field of a bad value: quote the line.
+    std::string line_text;
+    if (errors.line >= 0) {
+      size_t pos = 0;
+      for (int l = 0; l < errors.line && pos != std::string::npos; ++l) {
+        pos = text.find('\n', pos);
+        if (pos != std::string::npos) ++pos;
+      }
+      if (pos != std::string::npos) {
+        line_text = text.substr(pos, text.find('\n', pos) - pos);
+        const auto first = line_text.find_first_not_of(" \t");
+        line_text = first == std::string::npos ? "" : line_text.substr(first);
+      }
+    }
+    throw ConfigError(origin + ": line " + std::to_string(errors.line + 1) + ":" +
+                      std::to_string(errors.column + 1) + ": " +
+                      (errors.message.empty() ? "cannot parse" : errors.message) +
+                      (line_text.empty() ? "" : " in `" + line_text + "`"));
+  }
+  return complete_run_config(std::move(r), origin);
+}
+
+RunConfig load_run_config(const std::string& path) {
+  std::string text;
+  try {
+    text = read_whole_file(path);
+  } catch (const std::exception& e) {
+    throw ConfigError(std::string("run config: ") + e.what());
+  }
+  return parse_run_config(text, path);
+}
+
+std::string run_config_text(const RunConfig& config) {
+  std::string out;
+  google::protobuf::TextFormat::PrintToString(config, &out);
+  return out;
+}
+
+}  // namespace pincer

@@ -1,0 +1,134 @@
+#include "train/net_player.h"
+
+#include <chrono>
+#include <map>
+#include <mutex>
+
+namespace pincer {
+namespace {
+
+class NetPlayer : public Player {
+ public:
+  NetPlayer(GamePtr game, std::shared_ptr<Evaluator> evaluator, NetPlayerOptions options)
+      : game_(std::move(game)),
+        evaluator_(std::move(evaluator)),
+        options_(std::move(options)),
+        search_(game_, options_.search) {}
+
+  std::string spec() const override { return options_.spec; }
+  void new_game() override { started_ = false; }
+
+  Action choose(const State& state) override {
+    sync_root(state);
+    const auto t0 = std::chrono::steady_clock::now();
+    mcts::LeafBatch batch;
+    std::vector<Evaluation> out;
+    const int leaves = std::max(1, options_.search.leaves_per_batch);
+    while (!search_.done()) {
+      if (search_.collect(batch, leaves) > 0) {
+        evaluator_->evaluate(batch.requests(), out);
+        search_.deliver(batch, out);
+      } else if (search_.done()) {
+        break;
+      } else {
+        break;  // nothing to collect and nothing in flight: the tree cannot grow
+      }
+      if (options_.time_s > 0 &&
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >=
+              options_.time_s) {
+        break;
+      }
+    }
+    const mcts::SearchResult r = search_.result();
+    last_ = r;
+    search_.advance(r.action);
+    return r.action;
+  }
+
+  std::string last_info() const override {
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "sims=%d value=%.3f (w=%.2f d=%.2f l=%.2f)", last_.simulations,
+                  last_.wdl[0] + 0.5 * last_.wdl[1], last_.wdl[0], last_.wdl[1], last_.wdl[2]);
+    return buf;
+  }
+
+ private:
+  // Makes the search's root `state`, keeping the tree when `state` follows from the root by one
+  // action (the opponent's reply to our last move).
+  void sync_root(const State& state) {
+    if (started_) {
+      if (search_.root_state().equals(state)) return;
+      std::vector<Action> legal;
+      search_.root_state().legal_actions(legal);
+      for (Action a : legal) {
+        auto next = search_.root_state().clone();
+        next->apply(a);
+        if (next->equals(state)) {
+          search_.advance(a);
+          return;
+        }
+      }
+    }
+    search_.reset(state);
+    started_ = true;
+  }
+
+  GamePtr game_;
+  std::shared_ptr<Evaluator> evaluator_;
+  NetPlayerOptions options_;
+  mcts::Search search_;
+  mcts::SearchResult last_;
+  bool started_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Player> make_net_player(GamePtr game, std::shared_ptr<Evaluator> evaluator,
+                                        NetPlayerOptions options) {
+  return std::make_unique<NetPlayer>(std::move(game), std::move(evaluator), std::move(options));
+}
+
+std::shared_ptr<InferenceService> shared_inference_service(const GamePtr& game,
+                                                           const std::string& model_path,
+                                                           const std::string& device) {
+  static std::mutex mu;
+  static std::map<std::string, std::weak_ptr<InferenceService>> services;
+  const std::string key = game->fingerprint() + "|" + device + "|" + model_path;
+  std::lock_guard<std::mutex> lock(mu);
+  if (auto s = services[key].lock()) return s;
+  std::shared_ptr<Model> model = Model::load(model_path, *game, device);
+  InferenceOptions o;
+  o.max_batch = 64;
+  o.max_wait_us = 300;
+  auto s = std::make_shared<InferenceService>(model, o);
+  services[key] = s;
+  return s;
+}
+
+void register_net_player_kind() {
+  register_player_kind("net", [](const GamePtr& game, const PlayerSpec& spec, uint64_t seed) {
+    SpecArgs args(spec);
+    const std::string model = args.get_string("model", "");
+    NetPlayerOptions o;
+    o.search.simulations = args.get_int("sims", 200, 1, 10000000);
+    o.time_s = args.get_double("time", 0, 0, 1e6);
+    o.search.c_puct = static_cast<float>(args.get_double("cpuct", 1.5, 0.01, 100));
+    o.search.leaves_per_batch = args.get_int("leaves", 4, 1, 256);
+    const std::string device = args.get_string("device", "cpu");
+    args.finish();
+    if (model.empty()) {
+      throw std::invalid_argument("player \"" + to_string(spec) + "\": model=PATH is required");
+    }
+    o.search.seed = seed;
+    o.spec = to_string(spec);
+    std::shared_ptr<InferenceService> service;
+    try {
+      service = shared_inference_service(game, model, device);
+    } catch (const std::exception& e) {
+      throw std::invalid_argument("player \"" + o.spec + "\": " + e.what());
+    }
+    return make_net_player(game, service, o);
+  });
+}
+
+}  // namespace pincer

@@ -1,0 +1,306 @@
+#include "train/report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <vector>
+
+#include "nn/atomic_file.h"
+#include "nn/model.h"
+#include "proto/train_state.pb.h"
+
+namespace fs = std::filesystem;
+
+namespace pincer {
+namespace {
+
+struct Series {
+  Series(std::string n, std::string c) : name(std::move(n)), color(std::move(c)) {}
+  std::string name;
+  std::string color;
+  std::vector<std::pair<double, double>> points;
+  bool markers = false;
+  std::vector<bool> filled;  // per point, with markers: filled (e.g. promoted) or hollow
+};
+
+std::string esc(const std::string& s) {
+  std::string o;
+  for (char c : s) {
+    if (c == '<') {
+      o += "&lt;";
+    } else if (c == '>') {
+      o += "&gt;";
+    } else if (c == '&') {
+      o += "&amp;";
+    } else if (c == '"') {
+      o += "&quot;";
+    } else {
+      o += c;
+    }
+  }
+  return o;
+}
+
+std::string num(double v) {
+  char buf[32];
+  if (std::fabs(v) >= 1e4 || (std::fabs(v) < 1e-2 && v != 0)) {
+    std::snprintf(buf, sizeof buf, "%.3g", v);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+  }
+  return buf;
+}
+
+// "Nice" tick values covering [lo, hi].
+std::vector<double> ticks(double lo, double hi, int target = 5) {
+  const double span = hi - lo;
+  const double raw = span / target;
+  const double mag = std::pow(10, std::floor(std::log10(raw)));
+  double step = mag;
+  for (double m : {1.0, 2.0, 5.0, 10.0}) {
+    if (m * mag >= raw) {
+      step = m * mag;
+      break;
+    }
+  }
+  std::vector<double> t;
+  for (double v = std::ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) t.push_back(v);
+  return t;
+}
+
+std::string chart(const std::string& title, const std::string& xlabel, const std::string& ylabel,
+                  const std::vector<Series>& series,
+                  const std::vector<std::pair<double, std::string>>& hlines = {}) {
+  const int W = 640, H = 300, L = 64, R = 16, T = 34, B = 44;
+  double x0 = 1e300, x1 = -1e300, y0 = 1e300, y1 = -1e300;
+  for (const Series& s : series) {
+    for (auto [x, y] : s.points) {
+      if (!std::isfinite(x) || !std::isfinite(y)) continue;
+      x0 = std::min(x0, x), x1 = std::max(x1, x), y0 = std::min(y0, y), y1 = std::max(y1, y);
+    }
+  }
+  for (auto& [y, label] : hlines) y0 = std::min(y0, y), y1 = std::max(y1, y);
+  std::ostringstream o;
+  o << "<figure><svg xmlns='http://www.w3.org/2000/svg' width='" << W << "' height='" << H
+    << "' viewBox='0 0 " << W << " " << H << "' role='img' aria-label='" << esc(title) << "'>";
+  o << "<text x='" << W / 2 << "' y='20' text-anchor='middle' class='t'>" << esc(title)
+    << "</text>";
+  if (x0 > x1) {
+    o << "<text x='" << W / 2 << "' y='" << H / 2
+      << "' text-anchor='middle' class='n'>no data yet</text></svg></figure>";
+    return o.str();
+  }
+  if (x1 == x0) x0 -= 1, x1 += 1;
+  if (y1 == y0) y0 -= 0.5, y1 += 0.5;
+  const double pad = (y1 - y0) * 0.05;
+  y0 -= pad, y1 += pad;
+  auto X = [&](double x) { return L + (x - x0) / (x1 - x0) * (W - L - R); };
+  auto Y = [&](double y) { return H - B - (y - y0) / (y1 - y0) * (H - T - B); };
+  o << "<rect x='" << L << "' y='" << T << "' width='" << W - L - R << "' height='" << H - T - B
+    << "' class='f'/>";
+  for (double t : ticks(x0, x1)) {
+    o << "<line x1='" << X(t) << "' x2='" << X(t) << "' y1='" << T << "' y2='" << H - B
+      << "' class='g'/><text x='" << X(t) << "' y='" << H - B + 14
+      << "' text-anchor='middle' class='a'>" << num(t) << "</text>";
+  }
+  for (double t : ticks(y0, y1)) {
+    o << "<line x1='" << L << "' x2='" << W - R << "' y1='" << Y(t) << "' y2='" << Y(t)
+      << "' class='g'/><text x='" << L - 6 << "' y='" << Y(t) + 4
+      << "' text-anchor='end' class='a'>" << num(t) << "</text>";
+  }
+  o << "<text x='" << (L + W - R) / 2 << "' y='" << H - 8 << "' text-anchor='middle' class='a'>"
+    << esc(xlabel) << "</text>";
+  o << "<text transform='translate(14," << (T + H - B) / 2
+    << ") rotate(-90)' text-anchor='middle' class='a'>" << esc(ylabel) << "</text>";
+  for (auto& [y, label] : hlines) {
+    o << "<line x1='" << L << "' x2='" << W - R << "' y1='" << Y(y) << "' y2='" << Y(y)
+      << "' stroke='#888' stroke-dasharray='5,4'/><text x='" << W - R - 4 << "' y='" << Y(y) - 4
+      << "' text-anchor='end' class='a'>" << esc(label) << "</text>";
+  }
+  int legend_x = L + 8;
+  for (const Series& s : series) {
+    if (s.points.empty()) continue;
+    std::ostringstream path;
+    for (size_t i = 0; i < s.points.size(); ++i) {
+      path << (i ? " L" : "M") << X(s.points[i].first) << "," << Y(s.points[i].second);
+    }
+    o << "<path d='" << path.str() << "' fill='none' stroke='" << s.color
+      << "' stroke-width='1.8'/>";
+    if (s.markers) {
+      for (size_t i = 0; i < s.points.size(); ++i) {
+        const bool fill = i < s.filled.size() ? s.filled[i] : true;
+        o << "<circle cx='" << X(s.points[i].first) << "' cy='" << Y(s.points[i].second)
+          << "' r='4' stroke='" << s.color << "' fill='" << (fill ? s.color : "white") << "'/>";
+      }
+    }
+    o << "<rect x='" << legend_x << "' y='" << T + 6 << "' width='12' height='4' fill='" << s.color
+      << "'/><text x='" << legend_x + 16 << "' y='" << T + 12 << "' class='a'>" << esc(s.name)
+      << "</text>";
+    legend_x += 24 + 7 * static_cast<int>(s.name.size());
+  }
+  o << "</svg></figure>";
+  return o.str();
+}
+
+std::vector<std::string> split(const std::string& line) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : line) {
+    if (c == ',') {
+      out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  out.push_back(cur);
+  return out;
+}
+
+double to_d(const std::string& s) {
+  if (s.empty()) return NAN;
+  try {
+    return std::stod(s);
+  } catch (...) {
+    return NAN;
+  }
+}
+
+}  // namespace
+
+std::string write_report(const RunDir& dir) {
+  // metrics.csv
+  std::vector<std::map<std::string, std::string>> rows;
+  {
+    std::ifstream in(dir.metrics());
+    std::string line;
+    std::vector<std::string> header;
+    while (std::getline(in, line)) {
+      if (line.empty()) continue;
+      auto f = split(line);
+      if (header.empty()) {
+        header = f;
+        continue;
+      }
+      if (f.size() != header.size()) continue;  // a line cut short by a kill
+      std::map<std::string, std::string> r;
+      for (size_t i = 0; i < f.size(); ++i) r[header[i]] = f[i];
+      rows.push_back(std::move(r));
+    }
+  }
+  const double t0 = rows.empty() ? 0 : to_d(rows.front()["unix_ms"]);
+  Series pol{"policy loss", "#1f77b4"}, val{"value loss", "#d62728"};
+  Series games{"self-play games", "#2ca02c"}, sps{"samples/s", "#9467bd"};
+  Series eps{"network evals/s", "#ff7f0e"};
+  for (auto& r : rows) {
+    const double minutes = (to_d(r["unix_ms"]) - t0) / 60000.0;
+    if (r["event"] == "train") {
+      const double step = to_d(r["step"]);
+      if (std::isfinite(to_d(r["policy_loss"])))
+        pol.points.push_back({step, to_d(r["policy_loss"])});
+      if (std::isfinite(to_d(r["value_loss"]))) val.points.push_back({step, to_d(r["value_loss"])});
+      if (std::isfinite(to_d(r["samples_per_s"])))
+        sps.points.push_back({minutes, to_d(r["samples_per_s"])});
+    }
+    games.points.push_back({minutes, to_d(r["games"])});
+    if (std::isfinite(to_d(r["evals_per_s"])) && to_d(r["evals_per_s"]) > 0) {
+      eps.points.push_back({minutes, to_d(r["evals_per_s"])});
+    }
+  }
+  const GateLog log = read_gate_log(dir);
+  Series score{"candidate score vs best", "#1f77b4"};
+  score.markers = true;
+  Series elo{"estimated Elo of the best model", "#d62728"};
+  elo.markers = true;
+  Series rnd{"candidate score vs random", "#2ca02c"};
+  rnd.markers = true;
+  double gate_t0 = t0 > 0 ? t0 : (log.gates_size() ? double(log.gates(0).finished_unix_ms()) : 0);
+  elo.points.push_back({0, 0});
+  for (const GateResult& g : log.gates()) {
+    score.points.push_back({double(g.candidate_step()), g.score()});
+    score.filled.push_back(g.promoted());
+    const double minutes = (g.finished_unix_ms() - gate_t0) / 60000.0;
+    elo.points.push_back({minutes, g.best_elo()});
+    if (g.vs_random() >= 0) rnd.points.push_back({double(g.candidate_step()), g.vs_random()});
+  }
+  if (log.gates_size() == 0) elo.points.clear();
+
+  ModelMetadata best;
+  try {
+    best = Model::read_metadata(dir.best());
+  } catch (const std::exception&) {
+  }
+  std::string config_text;
+  try {
+    config_text = read_whole_file(dir.config());
+  } catch (const std::exception&) {
+  }
+  const auto& last = rows.empty() ? std::map<std::string, std::string>{} : rows.back();
+  auto get = [&](const char* k) {
+    auto it = last.find(k);
+    return it == last.end() ? std::string("") : it->second;
+  };
+  std::ostringstream h;
+  h << "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>pincer run: "
+    << esc(fs::path(dir.root).filename().string()) << "</title><style>"
+    << "body{font-family:system-ui,sans-serif;margin:2em auto;max-width:1340px;color:#222}"
+    << "h1{font-size:1.5em}h2{font-size:1.15em;margin-top:1.6em}"
+    << "table{border-collapse:collapse;font-size:.9em}td,th{border:1px solid #ccc;padding:3px 8px;"
+    << "text-align:right}th{background:#f3f3f3}td.l,th.l{text-align:left}"
+    << "figure{display:inline-block;margin:.4em}svg .t{font-size:14px;font-weight:600}"
+    << "svg .a{font-size:11px;fill:#444}svg .n{font-size:13px;fill:#888}svg .g{stroke:#e4e4e4}"
+    << "svg .f{fill:#fcfcfc;stroke:#bbb}pre{background:#f6f6f6;padding:1em;font-size:.85em;"
+    << "overflow:auto;max-height:30em}</style></head><body>";
+  h << "<h1>Training run " << esc(fs::path(dir.root).filename().string()) << "</h1>";
+  h << "<table><tr><th class='l'>game</th><td class='l'>" << esc(best.game())
+    << "</td></tr><tr><th class='l'>rules</th><td class='l'>" << esc(best.ruleset_name()) << " ("
+    << esc(best.fingerprint()) << ")</td></tr><tr><th class='l'>network</th><td class='l'>"
+    << best.network().blocks() << " blocks x " << best.network().channels()
+    << " channels</td></tr><tr><th class='l'>best model</th><td class='l'>" << esc(best.model_id())
+    << " (step " << best.training_step()
+    << ")</td></tr><tr><th class='l'>training steps</th><td class='l'>" << esc(get("step"))
+    << "</td></tr><tr><th class='l'>games / positions</th><td class='l'>" << esc(get("games"))
+    << " / " << esc(get("positions"))
+    << "</td></tr><tr><th class='l'>gates / promotions</th><td class='l'>" << log.gates_size()
+    << " / "
+    << std::count_if(log.gates().begin(), log.gates().end(),
+                     [](const GateResult& g) { return g.promoted(); })
+    << "</td></tr><tr><th class='l'>elapsed</th><td class='l'>"
+    << (rows.empty() ? std::string("-")
+                     : num((to_d(rows.back()["unix_ms"]) - t0) / 60000.0) + " min")
+    << "</td></tr><tr><th class='l'>updated</th><td class='l'>" << utc_now_iso()
+    << "</td></tr></table>";
+  h << "<h2>Losses</h2>" << chart("Training losses", "training step", "cross-entropy", {pol, val});
+  h << "<h2>Gating and strength</h2>"
+    << chart("Gating: candidate score against the best", "candidate step", "score", {score, rnd},
+             {{0.5, "even"}})
+    << chart("Strength over time (Elo chain of promotions)", "minutes", "Elo vs initial net",
+             {elo});
+  h << "<h2>Throughput</h2>" << chart("Self-play games", "minutes", "games", {games})
+    << chart("Speed", "minutes", "per second", {sps, eps});
+  h << "<h2>Gates</h2><table><tr><th class='l'>candidate</th><th>step</th><th>games</th>"
+    << "<th>+</th><th>=</th><th>-</th><th>score</th><th>Elo</th><th>vs random</th>"
+    << "<th class='l'>result</th><th>best Elo</th></tr>";
+  for (int i = log.gates_size() - 1; i >= 0; --i) {
+    const GateResult& g = log.gates(i);
+    h << "<tr><td class='l'>" << esc(g.candidate()) << "</td><td>" << g.candidate_step()
+      << "</td><td>" << g.games() << "</td><td>" << g.wins() << "</td><td>" << g.draws()
+      << "</td><td>" << g.losses() << "</td><td>" << num(g.score()) << "</td><td>"
+      << num(std::round(g.elo())) << "</td><td>" << (g.vs_random() >= 0 ? num(g.vs_random()) : "")
+      << "</td><td class='l'>" << (g.promoted() ? "<b>promoted</b>" : "kept best")
+      << (g.stopped_by() == "sprt" ? " (SPRT)" : "") << "</td><td>" << num(std::round(g.best_elo()))
+      << "</td></tr>";
+  }
+  h << "</table><h2>Config</h2><pre>" << esc(config_text) << "</pre>";
+  h << "<p>Files: <code>metrics.csv</code> (every row of these plots), "
+       "<code>gating.textproto</code>, "
+       "<code>models/</code>, <code>records/</code>.</p></body></html>\n";
+  atomic_write_file(dir.report(), h.str());
+  return dir.report();
+}
+
+}  // namespace pincer

@@ -1,0 +1,92 @@
+#include "train/run_dir.h"
+
+#include <google/protobuf/text_format.h>
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "engine/registry.h"
+#include "nn/atomic_file.h"
+#include "nn/model.h"
+#include "train/config.h"
+
+namespace fs = std::filesystem;
+
+namespace pincer {
+
+const char* const kMetricsColumns =
+    "unix_ms,event,step,games,positions,policy_loss,value_loss,lr,samples_per_s,"
+    "selfplay_games_per_s,evals_per_s,avg_batch,candidate,score,elo,promoted,best_elo,vs_random,"
+    "best";
+
+std::string RunDir::model(int64_t step) const {
+  char name[64];
+  std::snprintf(name, sizeof name, "models/model-%06lld.pt", static_cast<long long>(step));
+  return path(name);
+}
+
+GamePtr prepare_run_dir(const RunDir& dir, const RunConfig& config) {
+  GamePtr game = load_game(config.rules());
+  fs::create_directories(dir.models());
+  fs::create_directories(dir.records());
+  if (!fs::exists(dir.best())) {
+    auto model = Model::create(*game, config.network(), "cpu", config.seed());
+    model->save(dir.model(0));
+    atomic_copy_file(dir.model(0), dir.best());
+    atomic_copy_file(Model::metadata_path(dir.model(0)), Model::metadata_path(dir.best()));
+    spdlog::info("new run in {}: {} ({} parameters), game {} rules {} ({})", dir.root,
+                 model->metadata().model_id(), model->parameter_count(), game->game_name(),
+                 game->ruleset_name(), game->fingerprint());
+  } else {
+    const ModelMetadata meta = Model::read_metadata(dir.best());
+    Model::check_compatible(meta, *game, dir.best());
+    if (meta.network().SerializeAsString() != config.network().SerializeAsString()) {
+      spdlog::warn(
+          "the run's best model has another architecture than the config's network; "
+          "the trainer continues with the model's");
+    }
+  }
+  return game;
+}
+
+RunConfig run_dir_config(const RunDir& dir, const std::string& config_path) {
+  if (!config_path.empty()) return load_run_config(config_path);
+  if (!fs::exists(dir.config())) {
+    throw ConfigError("no --config given and " + dir.config() +
+                      " does not exist (start the run with `pincer train --config ...`)");
+  }
+  return load_run_config(dir.config());
+}
+
+void save_run_config(const RunDir& dir, const RunConfig& config) {
+  fs::create_directories(dir.root);
+  atomic_write_file(dir.config(), "# Run config as used by the latest `pincer train` here.\n" +
+                                      run_config_text(config));
+}
+
+GateLog read_gate_log(const RunDir& dir) {
+  GateLog log;
+  if (!fs::exists(dir.gating())) return log;
+  if (!google::protobuf::TextFormat::ParseFromString(read_whole_file(dir.gating()), &log)) {
+    throw std::runtime_error(dir.gating() + ": damaged gate log");
+  }
+  return log;
+}
+
+void write_gate_log(const RunDir& dir, const GateLog& log) {
+  std::string text;
+  google::protobuf::TextFormat::PrintToString(log, &text);
+  atomic_write_file(dir.gating(), text);
+}
+
+void append_metrics_row(const RunDir& dir, const std::string& row) {
+  const bool fresh = !fs::exists(dir.metrics());
+  std::ofstream out(dir.metrics(), std::ios::app);
+  if (!out) throw std::runtime_error("cannot append to " + dir.metrics());
+  if (fresh) out << kMetricsColumns << "\n";
+  out << row << "\n";
+}
+
+}  // namespace pincer

@@ -1,0 +1,33 @@
+#include "train/search_config.h"
+
+namespace pincer {
+
+mcts::SearchConfig play_search_config(const SearchConfig& s, uint64_t seed) {
+  mcts::SearchConfig c;
+  c.simulations = s.simulations();
+  c.c_puct = s.c_puct();
+  c.fpu_reduction = s.fpu_reduction();
+  c.leaves_per_batch = s.leaves_per_batch();
+  c.reuse_tree = !s.no_tree_reuse();
+  c.max_nodes = static_cast<uint32_t>(s.max_nodes());
+  c.gumbel_actions = s.gumbel_actions();
+  c.self_play = false;
+  c.seed = seed;
+  c.fast_simulations = std::max(1, std::min(c.fast_simulations, c.simulations));
+  return c;
+}
+
+mcts::SearchConfig selfplay_search_config(const SelfPlayConfig& sp, uint64_t seed) {
+  mcts::SearchConfig c = play_search_config(sp.search(), seed);
+  c.self_play = true;
+  c.dirichlet_alpha = sp.dirichlet_alpha();
+  c.dirichlet_epsilon = sp.dirichlet_epsilon();
+  c.full_search_probability = sp.full_search_probability();
+  c.fast_simulations = sp.fast_simulations();
+  c.temperature.initial = sp.temperature();
+  c.temperature.final = 0.0f;
+  c.temperature.moves = sp.temperature_moves();
+  return c;
+}
+
+}  // namespace pincer

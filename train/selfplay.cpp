@@ -1,0 +1,269 @@
+#include "train/selfplay.h"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <thread>
+
+#include "mcts/cache.h"
+#include "mcts/search.h"
+#include "train/records.h"
+#include "train/search_config.h"
+
+namespace fs = std::filesystem;
+
+namespace pincer {
+
+namespace {
+uint64_t mix(uint64_t a, uint64_t b) {
+  uint64_t x = a * 0x9E3779B97F4A7C15ull + b + 0x632BE59BD9B4E019ull;
+  x ^= x >> 31;
+  x *= 0xBF58476D1CE4E5B9ull;
+  x ^= x >> 29;
+  return x;
+}
+double now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+}  // namespace
+
+struct SelfPlay::Impl {
+  GamePtr game;
+  RunConfig cfg;
+  RunDir dir;
+  std::string writer;
+  std::unique_ptr<InferenceService> service;
+  std::unique_ptr<mcts::EvalCache> cache;
+
+  mutable std::mutex mu;
+  std::string model_id;
+  fs::file_time_type best_time{};
+  std::vector<GameRecord> pending;
+  SelfPlayStats totals;
+  double run_started = 0;
+  bool running = false;
+  std::atomic<int64_t> started{0};
+  bool write = true;
+
+  Impl(GamePtr g, const RunConfig& c, const RunDir& d, std::string w)
+      : game(std::move(g)), cfg(c), dir(d), writer(std::move(w)) {}
+
+  void finish_game(GameRecord&& rec) {
+    std::vector<GameRecord> chunk;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      totals.games += 1;
+      totals.positions += rec.moves_size();
+      if (!write) return;
+      pending.push_back(std::move(rec));
+      if (static_cast<int>(pending.size()) >= cfg.selfplay().games_per_chunk()) {
+        chunk.swap(pending);
+      }
+    }
+    if (!chunk.empty()) flush(chunk);
+  }
+
+  void flush(const std::vector<GameRecord>& games) {
+    if (games.empty()) return;
+    write_record_chunk(dir.records(), *game, games, writer);
+    std::lock_guard<std::mutex> lock(mu);
+    totals.chunks += 1;
+  }
+
+  void play_thread(int thread, int games, const std::atomic<bool>& stop, int64_t max_games) {
+    struct Slot {
+      std::unique_ptr<mcts::Search> search;
+      std::unique_ptr<State> state;
+      GameRecord rec;
+      bool active = false;
+    };
+    const auto& sp = cfg.selfplay();
+    std::vector<Slot> slots(games);
+    auto start = [&](Slot& s) {
+      const int64_t n = started.fetch_add(1);
+      if (stop || (max_games > 0 && n >= max_games)) {
+        s.active = false;
+        return;
+      }
+      const uint64_t seed = mix(mix(cfg.seed(), std::hash<std::string>{}(writer)), n);
+      if (!s.search) {
+        s.search =
+            std::make_unique<mcts::Search>(game, selfplay_search_config(sp, seed), cache.get());
+      }
+      s.search->seed(seed);
+      s.state = game->initial_state();
+      s.search->reset(*s.state);
+      s.rec.Clear();
+      s.rec.set_game(game->game_name());
+      s.rec.set_ruleset_name(game->ruleset_name());
+      s.rec.set_fingerprint(game->fingerprint());
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        s.rec.set_model_id(model_id);
+      }
+      s.rec.set_seed(seed);
+      s.active = true;
+    };
+    for (Slot& s : slots) start(s);
+    mcts::BatchStepper stepper(*service);
+    std::vector<mcts::Search*> active;
+    double next_reload = now_s() + 2.0;
+    while (!stop) {
+      active.clear();
+      for (Slot& s : slots) {
+        if (s.active) active.push_back(s.search.get());
+      }
+      if (active.empty()) break;
+      stepper.step(active, sp.search().leaves_per_batch());
+      for (Slot& s : slots) {
+        if (!s.active || !s.search->done()) continue;
+        const mcts::SearchResult r = s.search->result();
+        MoveRecord* m = s.rec.add_moves();
+        m->set_action(r.action);
+        m->set_full_search(r.full_search);
+        m->set_simulations(r.simulations);
+        m->set_root_value(r.wdl[0] + 0.5f * r.wdl[1]);
+        if (r.full_search) {
+          const auto& target = r.policy_target();
+          for (size_t k = 0; k < r.actions.size(); ++k) {
+            m->add_policy_actions(r.actions[k]);
+            m->add_policy(target[k]);
+          }
+        }
+        {
+          std::lock_guard<std::mutex> lock(mu);
+          totals.moves += 1;
+          totals.simulations += r.simulations;
+        }
+        s.state->apply(r.action);
+        const Outcome o = s.state->outcome();
+        const bool too_long = s.rec.moves_size() >= sp.max_moves();
+        if (o.over || too_long) {
+          s.rec.set_winner(o.over ? o.winner : -1);
+          s.rec.set_reason(o.over ? o.reason : "max_moves");
+          s.rec.set_finished_unix_ms(unix_ms_now());
+          finish_game(std::move(s.rec));
+          start(s);
+        } else {
+          s.search->advance(r.action);
+        }
+      }
+      if (thread == 0 && now_s() >= next_reload) {
+        next_reload = now_s() + 2.0;
+        try {
+          reload();
+        } catch (const std::exception& e) {
+          spdlog::warn("self-play keeps its model: {}", e.what());
+        }
+      }
+    }
+  }
+
+  bool reload() {
+    std::error_code ec;
+    const auto t = fs::last_write_time(dir.best(), ec);
+    if (ec) return false;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      if (service && t == best_time) return false;
+    }
+    const ModelMetadata meta = Model::read_metadata(dir.best());
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      if (service && meta.model_id() == model_id) {
+        best_time = t;
+        return false;
+      }
+    }
+    std::shared_ptr<Model> model = Model::load(dir.best(), *game, cfg.device());
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      model_id = meta.model_id();
+      best_time = t;
+    }
+    if (!service) {
+      InferenceOptions o;
+      o.max_batch = cfg.inference().max_batch();
+      o.max_wait_us = cfg.inference().max_wait_us();
+      o.threads = cfg.inference().threads();
+      service = std::make_unique<InferenceService>(model, o);
+    } else {
+      service->set_model(model);
+      if (cache) cache->clear();
+      spdlog::info("self-play switches to {}", meta.model_id());
+    }
+    return true;
+  }
+};
+
+SelfPlay::SelfPlay(GamePtr game, const RunConfig& config, const RunDir& dir, std::string writer)
+    : impl_(std::make_unique<Impl>(std::move(game), config, dir, std::move(writer))) {
+  if (config.selfplay().search().cache_size() > 0) {
+    impl_->cache = std::make_unique<mcts::EvalCache>(config.selfplay().search().cache_size());
+  }
+  impl_->reload();
+  if (!impl_->service) throw std::runtime_error("no model at " + dir.best());
+}
+
+SelfPlay::~SelfPlay() = default;
+
+bool SelfPlay::reload_best() { return impl_->reload(); }
+
+std::string SelfPlay::model_id() const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  return impl_->model_id;
+}
+
+void SelfPlay::run(const std::atomic<bool>& stop, int64_t max_games, bool write_records) {
+  Impl& m = *impl_;
+  const auto& sp = m.cfg.selfplay();
+  const int threads = std::max(1, std::min(sp.threads(), sp.parallel_games()));
+  m.write = write_records;
+  m.started = 0;
+  m.service->set_expected_callers(threads);
+  m.service->reset_stats();
+  {
+    std::lock_guard<std::mutex> lock(m.mu);
+    m.run_started = now_s();
+    m.running = true;
+  }
+  std::vector<std::thread> pool;
+  std::atomic<int> alive{threads};
+  std::exception_ptr error;
+  std::mutex error_mu;
+  for (int t = 0; t < threads; ++t) {
+    const int games = sp.parallel_games() / threads + (t < sp.parallel_games() % threads ? 1 : 0);
+    pool.emplace_back([&, t, games] {
+      try {
+        m.play_thread(t, games, stop, max_games);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(error_mu);
+        if (!error) error = std::current_exception();
+      }
+      // One caller fewer: the service must not wait for it.
+      m.service->set_expected_callers(std::max(1, --alive));
+    });
+  }
+  for (std::thread& t : pool) t.join();
+  std::vector<GameRecord> rest;
+  {
+    std::lock_guard<std::mutex> lock(m.mu);
+    rest.swap(m.pending);
+    m.totals.seconds += now_s() - m.run_started;
+    m.running = false;
+  }
+  if (m.write) m.flush(rest);
+  if (error) std::rethrow_exception(error);
+}
+
+SelfPlayStats SelfPlay::stats() const {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  SelfPlayStats s = impl_->totals;
+  if (impl_->running) s.seconds += now_s() - impl_->run_started;
+  s.inference = impl_->service->stats();
+  return s;
+}
+
+}  // namespace pincer

@@ -1,0 +1,58 @@
+// The trainer: ingests self-play records into a sliding window, trains the network on random
+// batches of it (with the game's symmetries as augmentation), and writes checkpoints and models
+// atomically. Its state (weights, optimiser, step, window contents as the list of ingested
+// chunks) lives in <run dir>/trainer.ckpt, so a killed trainer resumes exactly: the batch of
+// step n depends only on the seed, n and the window, never on when the process started.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "engine/game.h"
+#include "nn/model.h"
+#include "proto/run_config.pb.h"
+#include "train/run_dir.h"
+
+namespace pincer {
+
+struct TrainStepResult {
+  int64_t step = 0;  // steps done after this one
+  double policy_loss = 0;
+  double value_loss = 0;
+  double lr = 0;
+  int batch = 0;
+};
+
+class Trainer {
+ public:
+  // Resumes from the run dir's checkpoint, or starts from models/model-000000.pt.
+  Trainer(GamePtr game, const RunConfig& config, const RunDir& dir);
+  ~Trainer();
+
+  // Reads record chunks not yet ingested; returns the number of games added.
+  int ingest_new_records();
+  // Whether the window holds enough positions to train.
+  bool ready() const;
+  // Steps the samples_per_position ratio allows before more self-play is needed (and before
+  // total_steps).
+  int64_t steps_allowed() const;
+  TrainStepResult train_step();
+  // Writes trainer.ckpt atomically.
+  void save_checkpoint();
+  // Writes models/model-<step>.pt (a candidate for the gatekeeper); returns its path.
+  std::string write_model();
+
+  int64_t step() const;
+  int64_t games_seen() const;
+  int64_t positions_seen() const;
+  size_t window_size() const;
+  double learning_rate(int64_t step) const;
+  // The network being trained (in training mode; do not run it from other threads).
+  const ModelMetadata& model_metadata() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace pincer

@@ -1,0 +1,40 @@
+// The trainer's sliding window: the most recent positions of self-play, each with its training
+// targets. Positions are kept as game states (small, cheap to copy) and encoded when sampled.
+#pragma once
+
+#include <array>
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "engine/game.h"
+#include "proto/record.pb.h"
+
+namespace pincer {
+
+struct Sample {
+  std::unique_ptr<State> state;
+  // Policy target over the legal actions, as policy indices (State::policy_index) and shares;
+  // empty when the move had no full search (playout-cap randomization).
+  std::vector<int> policy_index;
+  std::vector<float> policy;
+  // Outcome for the player to move: win, draw, loss.
+  std::array<float, 3> wdl{0, 1, 0};
+};
+
+class Window {
+ public:
+  explicit Window(size_t capacity) : capacity_(capacity) {}
+  // Adds every position of a finished game; the oldest fall out beyond the capacity. Returns the
+  // number of positions added. Throws RecordError for a record that does not replay.
+  int add_game(const Game& game, const GameRecord& record);
+  size_t size() const { return samples_.size(); }
+  size_t capacity() const { return capacity_; }
+  const Sample& operator[](size_t i) const { return samples_[i]; }
+
+ private:
+  size_t capacity_;
+  std::deque<Sample> samples_;
+};
+
+}  // namespace pincer
