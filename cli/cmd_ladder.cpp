@@ -26,32 +26,12 @@ struct Options {
   bool json = false;
 };
 
-// "random,alphabeta:depth=3,hash=8,greedy": a piece of the form key=value without a kind
-// continues the spec before it.
-std::vector<std::string> split_specs(const std::vector<std::string>& items) {
-  std::vector<std::string> out;
-  for (const std::string& item : items) {
-    size_t start = 0;
-    while (start <= item.size()) {
-      size_t end = item.find(',', start);
-      if (end == std::string::npos) end = item.size();
-      const std::string piece = item.substr(start, end - start);
-      const size_t eq = piece.find('=');
-      const bool continues = eq != std::string::npos &&
-                             piece.substr(0, eq).find(':') == std::string::npos && !out.empty();
-      if (continues)
-        out.back() += "," + piece;
-      else
-        out.push_back(piece);
-      start = end + 1;
-    }
-  }
-  return out;
-}
-
 void run(const Options& o) {
   const GamePtr game = load_game(o.rules);
-  const std::vector<std::string> specs = split_specs(o.players);
+  std::vector<std::string> specs;
+  for (const std::string& item : o.players) {
+    for (const std::string& spec : split_player_specs(item)) specs.push_back(spec);
+  }
   if (specs.size() < 2) throw std::invalid_argument("--players needs at least two players");
   for (size_t i = 0; i < specs.size(); ++i) {
     player_maker(game, specs[i]);  // refuses bad specs before any game

@@ -377,7 +377,7 @@ std::unique_ptr<Player> make_alphabeta_player(const GamePtr& game, const PlayerS
   AlphaBetaOptions options;
   options.max_depth = args.get_int("depth", 0, 1, AlphaBeta::kMaxPly / 2);
   options.seconds = args.get_double("time", 0, 0.001, 86400);
-  options.hash_mb = args.get_int("hash", 16, 1, 65536);
+  options.hash_mb = args.get_int("hash", 16, 1, 4096);
   options.max_qdepth = args.get_int("qdepth", 16, 0, 32);
   options.selective = args.get_int("selective", 1, 0, 1) == 1;
   args.finish();

@@ -78,6 +78,25 @@ std::string to_string(const PlayerSpec& spec) {
   return out;
 }
 
+std::vector<std::string> split_player_specs(const std::string& text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find(',', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string piece = text.substr(start, end - start);
+    const size_t eq = piece.find('=');
+    const bool continues =
+        eq != std::string::npos && piece.substr(0, eq).find(':') == std::string::npos;
+    if (continues && !out.empty())
+      out.back() += "," + piece;
+    else
+      out.push_back(piece);
+    start = end + 1;
+  }
+  return out;
+}
+
 bool SpecArgs::has(const std::string& key) {
   known_.insert(key);
   return spec_.args.count(key) > 0;

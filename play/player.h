@@ -37,6 +37,9 @@ struct PlayerSpec {
 PlayerSpec parse_player_spec(const std::string& text);
 // Back to text: "kind" or "kind:k=v,..." with keys in order.
 std::string to_string(const PlayerSpec& spec);
+// A comma-separated list of specs: a piece of the form key=value (no kind before its '=')
+// continues the spec before it, so "random,alphabeta:depth=3,hash=8,greedy" is three specs.
+std::vector<std::string> split_player_specs(const std::string& text);
 
 // Reads a spec's arguments with checks; every error names the spec, the key and what is wrong.
 // Call finish() last: it refuses keys nobody asked for, listing the accepted ones.

@@ -31,6 +31,17 @@ TEST(PlayerSpec, ParsesKindAndArguments) {
   EXPECT_EQ(parse_player_spec("net:model=/a/b=c.pt").args.at("model"), "/a/b=c.pt");
 }
 
+TEST(PlayerSpec, SplitsListsOfSpecs) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(split_player_specs("random,alphabeta:depth=3,hash=8,greedy"),
+            (V{"random", "alphabeta:depth=3,hash=8", "greedy"}));
+  EXPECT_EQ(split_player_specs("mcts:sims=400"), (V{"mcts:sims=400"}));
+  EXPECT_EQ(split_player_specs("net:model=C:/m.pt,sims=20,random"),
+            (V{"net:model=C:/m.pt,sims=20", "random"}));
+  // Empty pieces stay, so that make_player refuses them by name.
+  EXPECT_EQ(split_player_specs("random,,greedy"), (V{"random", "", "greedy"}));
+}
+
 TEST(PlayerSpec, RefusesMalformedText) {
   for (const char* bad : {"", ":depth=1", "alphabeta:", "alphabeta:depth",
                           "alphabeta:depth=", "alphabeta:=3", "alphabeta:depth=1,,hash=2",
