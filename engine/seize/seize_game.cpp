@@ -8,14 +8,31 @@
 
 namespace pincer::seize {
 
-int move_to_action(Move m) {
-  const int df = file_of(m.to) - file_of(m.from), dr = rank_of(m.to) - rank_of(m.from);
-  const int dist = std::max(std::abs(df), std::abs(dr));
-  const int sf = (df > 0) - (df < 0), sr = (dr > 0) - (dr < 0);
-  int dir = 0;
-  while (kDirFile[dir] != sf || kDirRank[dir] != sr) ++dir;
-  return (dir * 7 + dist - 1) * 64 + m.from;
-}
+namespace {
+
+// The action id of every (from, to) pair on a straight line; -1 elsewhere.
+struct ActionTable {
+  int16_t id[64][64];
+  ActionTable() {
+    for (auto& row : id)
+      for (int16_t& v : row) v = -1;
+    for (int from = 0; from < 64; ++from) {
+      for (int dir = 0; dir < 8; ++dir) {
+        for (int dist = 1; dist <= 7; ++dist) {
+          const int f = file_of(from) + kDirFile[dir] * dist,
+                    r = rank_of(from) + kDirRank[dir] * dist;
+          if (f < 0 || f > 7 || r < 0 || r > 7) break;
+          id[from][make_square(f, r)] = static_cast<int16_t>((dir * 7 + dist - 1) * 64 + from);
+        }
+      }
+    }
+  }
+};
+const ActionTable kActionTable;
+
+}  // namespace
+
+int move_to_action(Move m) { return kActionTable.id[m.from][m.to]; }
 
 Move action_to_move(Action a) {
   const int from = a & 63, plane = a >> 6;

@@ -1,5 +1,5 @@
 // Search overhead on SE!ZE with a free (uniform) evaluator: everything measured here is time the
-// network does not use. Run: build-*/mcts/pincer_bench_mcts [--benchmark_filter=...]
+// network does not use. Run: build/bench/pincer_bench_mcts [--benchmark_filter=...]
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -15,7 +15,7 @@
 namespace pincer::mcts {
 namespace {
 
-GamePtr seize() {
+GamePtr bench_game() {
   static const GamePtr game = load_game("seize-reference");
   return game;
 }
@@ -41,15 +41,15 @@ void BM_SingleSearch(benchmark::State& state) {
   config.temperature = {1.0f, 0.0f, 30};
   config.gumbel_actions = static_cast<int>(state.range(1));
   UniformEvaluator eval;
-  Search search(seize(), config);
-  search.reset(*seize()->initial_state());
+  Search search(bench_game(), config);
+  search.reset(*bench_game()->initial_state());
   TreeStats tree;
   for (auto _ : state) {
     const SearchResult r = search.run(eval);
     tree = search.tree_stats();
     search.advance(r.action);
     if (search.root_state().outcome().over || search.move_number() > 200) {
-      search.reset(*seize()->initial_state());
+      search.reset(*bench_game()->initial_state());
     }
   }
   report(state, search.stats().simulations, eval.positions(), eval.calls(), tree);
@@ -74,8 +74,8 @@ void BM_BatchedSelfPlay(benchmark::State& state) {
   std::vector<Search*> ptrs;
   for (int g = 0; g < state.range(0); ++g) {
     config.seed = g + 1;
-    searches.push_back(std::make_unique<Search>(seize(), config));
-    searches.back()->reset(*seize()->initial_state());
+    searches.push_back(std::make_unique<Search>(bench_game(), config));
+    searches.back()->reset(*bench_game()->initial_state());
     ptrs.push_back(searches.back().get());
   }
   BatchStepper stepper(eval);
@@ -86,7 +86,7 @@ void BM_BatchedSelfPlay(benchmark::State& state) {
       if (!s->done()) continue;
       s->advance(s->result().action);
       if (s->root_state().outcome().over || s->move_number() > 200) {
-        s->reset(*seize()->initial_state());
+        s->reset(*bench_game()->initial_state());
       }
     }
   }
@@ -103,10 +103,10 @@ void BM_ThreadedSearch(benchmark::State& state) {
   config.leaves_per_batch = 8;
   config.reuse_tree = false;
   UniformEvaluator eval;
-  Search search(seize(), config);
+  Search search(bench_game(), config);
   TreeStats tree;
   for (auto _ : state) {
-    search.reset(*seize()->initial_state());
+    search.reset(*bench_game()->initial_state());
     search.run(eval, static_cast<int>(state.range(0)));
     tree = search.tree_stats();
   }
@@ -157,8 +157,8 @@ void BM_SelfPlayFakeNetwork(benchmark::State& state) {
   for (int t = 0; t < threads; ++t) {
     for (int g = 0; g < 32; ++g) {
       config.seed = t * 100 + g + 1;
-      games[t].push_back(std::make_unique<Search>(seize(), config));
-      games[t].back()->reset(*seize()->initial_state());
+      games[t].push_back(std::make_unique<Search>(bench_game(), config));
+      games[t].back()->reset(*bench_game()->initial_state());
     }
   }
   uint64_t evals = 0, steps = 0;
@@ -178,7 +178,7 @@ void BM_SelfPlayFakeNetwork(benchmark::State& state) {
             if (!s->done()) continue;
             s->advance(s->result().action);
             if (s->root_state().outcome().over || s->move_number() > 200) {
-              s->reset(*seize()->initial_state());
+              s->reset(*bench_game()->initial_state());
             }
           }
         }
