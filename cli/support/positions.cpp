@@ -2,14 +2,9 @@
 
 #include <sstream>
 
-namespace pincer::cli {
+#include "engine/text.h"
 
-std::vector<std::string> split_words(const std::string& text) {
-  std::istringstream in(text);
-  std::vector<std::string> out;
-  for (std::string w; in >> w;) out.push_back(w);
-  return out;
-}
+namespace pincer::cli {
 
 Line play_line(const Game& game, const std::string& position_text,
                const std::vector<std::string>& moves) {

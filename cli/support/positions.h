@@ -23,6 +23,4 @@ Line play_line(const Game& game, const std::string& position_text,
 // Reads "startpos [moves M...]" or "position <TEXT> [moves M...]".
 Line parse_position_command(const Game& game, const std::string& line);
 
-std::vector<std::string> split_words(const std::string& text);
-
 }  // namespace pincer::cli

@@ -5,54 +5,13 @@
 #include <vector>
 
 #include "engine/game.h"
+#include "engine/text.h"
 
 namespace pincer::seega {
 
 namespace {
 
 [[noreturn]] void fail(const std::string& what) { throw GameError(what); }
-
-std::vector<std::string> split_ws(std::string_view text) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : text) {
-    if (std::isspace(static_cast<unsigned char>(c))) {
-      if (!cur.empty()) out.push_back(cur), cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  if (!cur.empty()) out.push_back(cur);
-  return out;
-}
-
-bool parse_uint(const std::string& s, int max, int& out) {
-  if (s.empty() || s.size() > 6) return false;
-  int v = 0;
-  for (char c : s) {
-    if (c < '0' || c > '9') return false;
-    v = v * 10 + (c - '0');
-  }
-  if (v > max) return false;
-  out = v;
-  return true;
-}
-
-std::string quoted(std::string_view s) {
-  std::string out = "'";
-  for (char c : s) {
-    const unsigned char u = static_cast<unsigned char>(c);
-    if (u >= 32 && u < 127) {
-      out += c;
-    } else {
-      static const char* hex = "0123456789abcdef";
-      out += "\\x";
-      out += hex[u >> 4];
-      out += hex[u & 15];
-    }
-  }
-  return out + "'";
-}
 
 }  // namespace
 
@@ -142,7 +101,7 @@ std::string to_text(const Position& pos) {
 }
 
 Position parse_text(const Rules& r, std::string_view text) {
-  const std::vector<std::string> f = split_ws(text);
+  const std::vector<std::string> f = split_words(text);
   if (f.size() != 6)
     fail("position text has 6 fields (board hands phase turn capture-free-plies ply), got " +
          std::to_string(f.size()));

@@ -13,13 +13,8 @@ struct Zobrist {
 const Zobrist& zobrist() {
   static const Zobrist z = [] {
     Zobrist t{};
-    uint64_t s = 0x5ee6a5ee6a5ee6a5ULL;
-    auto next = [&s] {  // splitmix64
-      uint64_t x = (s += 0x9e3779b97f4a7c15ULL);
-      x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-      x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-      return x ^ (x >> 31);
-    };
+    KeyStream keys(0x5ee6a5ee6a5ee6a5ULL);
+    auto next = [&keys] { return keys.next(); };
     for (auto& a : t.piece)
       for (auto& k : a) k = next();
     for (auto& a : t.hand)

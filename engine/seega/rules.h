@@ -7,11 +7,12 @@
 #include <string>
 #include <string_view>
 
+#include "engine/bits.h"
 #include "engine/seega/seega_rules.pb.h"
 
 namespace pincer::seega {
 
-using Bitboard = uint64_t;
+using ::pincer::Bitboard;
 
 // Players: dark places first; light second. Their names are fixed.
 constexpr int kDark = 0;
@@ -34,24 +35,6 @@ enum Direction : int {
 };
 constexpr int kDirFile[8] = {0, 1, 1, 1, 0, -1, -1, -1};
 constexpr int kDirRank[8] = {1, 1, 0, -1, -1, -1, 0, 1};
-
-constexpr Bitboard bit(int sq) { return Bitboard{1} << sq; }
-// Without -mpopcnt the builtin becomes a library call; the bit trick is faster inline.
-inline int popcount(Bitboard b) {
-#if defined(__POPCNT__)
-  return __builtin_popcountll(b);
-#else
-  b = b - ((b >> 1) & 0x5555555555555555ULL);
-  b = (b & 0x3333333333333333ULL) + ((b >> 2) & 0x3333333333333333ULL);
-  b = (b + (b >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
-  return static_cast<int>((b * 0x0101010101010101ULL) >> 56);
-#endif
-}
-inline int pop_lsb(Bitboard& b) {
-  const int sq = __builtin_ctzll(b);
-  b &= b - 1;
-  return sq;
-}
 
 enum class BlockedRule : uint8_t { kOpponentMoves, kPass, kLoses };
 

@@ -5,12 +5,13 @@
 #include <cstdint>
 #include <string>
 
+#include "engine/bits.h"
+
 namespace pincer::seize {
 
-using Bitboard = uint64_t;
+using ::pincer::Bitboard;
 
 constexpr int kNumSquares = 64;
-constexpr Bitboard bit(int sq) { return Bitboard{1} << sq; }
 constexpr Bitboard kCorners = bit(0) | bit(7) | bit(56) | bit(63);
 constexpr Bitboard kBoard = ~kCorners;
 
@@ -19,15 +20,6 @@ constexpr int rank_of(int sq) { return sq >> 3; }
 constexpr int make_square(int file, int rank) { return file + 8 * rank; }
 inline bool on_board(int file, int rank) {
   return file >= 0 && file < 8 && rank >= 0 && rank < 8 && (kBoard & bit(make_square(file, rank)));
-}
-
-inline int popcount(Bitboard b) { return __builtin_popcountll(b); }
-inline int lsb(Bitboard b) { return __builtin_ctzll(b); }
-inline int msb(Bitboard b) { return 63 - __builtin_clzll(b); }
-inline int pop_lsb(Bitboard& b) {
-  const int sq = lsb(b);
-  b &= b - 1;
-  return sq;
 }
 
 // The eight directions. Even indices are orthogonal, odd ones diagonal.

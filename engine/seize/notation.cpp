@@ -5,38 +5,13 @@
 #include <sstream>
 
 #include "engine/game.h"
+#include "engine/text.h"
 
 namespace pincer::seize {
 
 namespace {
 
 [[noreturn]] void fail(const std::string& what) { throw GameError(what); }
-
-std::vector<std::string> split_ws(std::string_view text) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : text) {
-    if (std::isspace(static_cast<unsigned char>(c))) {
-      if (!cur.empty()) out.push_back(cur), cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  if (!cur.empty()) out.push_back(cur);
-  return out;
-}
-
-bool parse_uint(const std::string& s, int max, int& out) {
-  if (s.empty() || s.size() > 5) return false;
-  int v = 0;
-  for (char c : s) {
-    if (c < '0' || c > '9') return false;
-    v = v * 10 + (c - '0');
-  }
-  if (v > max) return false;
-  out = v;
-  return true;
-}
 
 char power_suffix(Power p) { return p == kPlus ? '+' : p == kCross ? 'x' : p == kCrown ? '*' : 0; }
 
@@ -110,7 +85,7 @@ Move parse_move(const Position& pos, std::string_view raw) {
   for (char c : raw)
     if (!std::isspace(static_cast<unsigned char>(c)))
       text += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  const std::string shown = "'" + std::string(raw) + "'";
+  const std::string shown = quoted(raw);
   std::string from_text, to_text;
   if (text.size() == 5 && text[2] == '-') {
     from_text = text.substr(0, 2), to_text = text.substr(3);
@@ -195,7 +170,7 @@ std::string to_sfen(const Position& pos) {
 }
 
 Position parse_sfen(const Rules& r, std::string_view text) {
-  const std::vector<std::string> fields = split_ws(text);
+  const std::vector<std::string> fields = split_words(text);
   std::vector<std::string> names = {"board", "side"};
   if (r.tokens_consumed) names.push_back("tokens");
   if (r.halfmove_limit) names.push_back("halfmove");

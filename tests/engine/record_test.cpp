@@ -6,19 +6,13 @@
 #include <fstream>
 
 #include "engine/registry.h"
+#include "tests/support/errors.h"
 #include "tests/support/random_games.h"
 
 namespace pincer {
 namespace {
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const GameError& e) {
-    return e.what();
-  }
-  return "";
-}
+using ::pincer::testing::error_of;
 
 std::string movetext(const std::string& sgn) { return sgn.substr(sgn.find("\n\n") + 2); }
 

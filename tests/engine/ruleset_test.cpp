@@ -10,20 +10,14 @@
 #include <sstream>
 
 #include "engine/registry.h"
+#include "tests/support/errors.h"
 
 namespace pincer {
 namespace {
 
 namespace pb = google::protobuf;
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const GameError& e) {
-    return e.what();
-  }
-  return "";
-}
+using ::pincer::testing::error_of;
 
 const pb::Message& rules_of(const pb::Message& ruleset) {
   return ruleset.GetReflection()->GetMessage(ruleset,

@@ -8,6 +8,7 @@
 
 #include "engine/record.h"
 #include "engine/seega/notation.h"
+#include "tests/support/errors.h"
 #include "tests/support/random_games.h"
 #include "tests/support/seega_fixtures.h"
 
@@ -19,14 +20,7 @@ using testing::play;
 using testing::position_of;
 using testing::variant;
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const GameError& e) {
-    return e.what();
-  }
-  return "";
-}
+using ::pincer::testing::error_of;
 
 TEST(SeegaNotation, TextRoundTripsOverRandomGames) {
   using R = SeegaRules;

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "engine/seega/notation.h"
+#include "tests/support/errors.h"
 #include "tests/support/random_games.h"
 #include "tests/support/seega_fixtures.h"
 
@@ -20,14 +21,7 @@ using testing::position_of;
 using testing::variant;
 using Strings = std::vector<std::string>;
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const GameError& e) {
-    return e.what();
-  }
-  return "";
-}
+using ::pincer::testing::error_of;
 
 Strings sorted(std::vector<std::string> v) {
   std::sort(v.begin(), v.end());

@@ -4,6 +4,7 @@
 #include "engine/registry.h"
 #include "engine/seize/notation.h"
 #include "engine/seize/seize_game.h"
+#include "tests/support/errors.h"
 #include "tests/support/random_games.h"
 
 namespace pincer::seize {
@@ -12,14 +13,7 @@ namespace {
 const Rules& rules_of(const GamePtr& g) { return static_cast<const SeizeGame&>(*g).rules(); }
 const Position& pos_of(const State& s) { return static_cast<const SeizeState&>(s).position(); }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const GameError& e) {
-    return e.what();
-  }
-  return "";
-}
+using ::pincer::testing::error_of;
 
 TEST(SeizeNotation, StartPositionText) {
   EXPECT_EQ(load_game("seize-reference")->initial_state()->to_text(),

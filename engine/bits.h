@@ -1,0 +1,36 @@
+// Bit operations on 64-bit boards and the key stream for Zobrist tables, shared by the games.
+#pragma once
+
+#include <cstdint>
+
+namespace pincer {
+
+using Bitboard = uint64_t;
+
+constexpr Bitboard bit(int sq) { return Bitboard{1} << sq; }
+inline int popcount(Bitboard b) { return __builtin_popcountll(b); }
+inline int lsb(Bitboard b) { return __builtin_ctzll(b); }
+inline int msb(Bitboard b) { return 63 - __builtin_clzll(b); }
+// Index of the lowest set bit, which is cleared.
+inline int pop_lsb(Bitboard& b) {
+  const int sq = lsb(b);
+  b &= b - 1;
+  return sq;
+}
+
+// splitmix64: a fixed, well-mixed sequence for Zobrist keys (same keys on every run).
+class KeyStream {
+ public:
+  explicit KeyStream(uint64_t seed) : state_(seed) {}
+  uint64_t next() {
+    uint64_t x = (state_ += 0x9e3779b97f4a7c15ULL);
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+  }
+
+ private:
+  uint64_t state_;
+};
+
+}  // namespace pincer
