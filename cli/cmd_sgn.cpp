@@ -18,7 +18,7 @@ int check_file(const std::string& path) {
   }
   std::stringstream text;
   text << in.rdbuf();
-  std::vector<GameRecord> records;
+  std::vector<SgnRecord> records;
   try {
     records = parse_sgn(text.str());
   } catch (const std::exception& e) {

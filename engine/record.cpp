@@ -38,22 +38,22 @@ std::string capitalized(std::string s) {
 
 }  // namespace
 
-std::string GameRecord::header(const std::string& key) const {
+std::string SgnRecord::header(const std::string& key) const {
   for (const auto& [k, v] : headers)
     if (k == key) return v;
   return "";
 }
 
-std::vector<GameRecord> parse_sgn(const std::string& text) {
-  std::vector<GameRecord> records;
-  GameRecord current;
+std::vector<SgnRecord> parse_sgn(const std::string& text) {
+  std::vector<SgnRecord> records;
+  SgnRecord current;
   bool in_moves = false, any = false, in_comment = false;
   std::istringstream in(text);
   std::string line;
   int line_no = 0;
   auto finish = [&] {
     if (any) records.push_back(std::move(current));
-    current = GameRecord{};
+    current = SgnRecord{};
     in_moves = any = false;
   };
   while (std::getline(in, line)) {
@@ -132,7 +132,7 @@ std::string result_text(const Game& game, const State& final_state) {
   return o.winner < 0 ? "draw" : game.side_name(o.winner);
 }
 
-ReplayedGame replay_record(const GameRecord& record) {
+ReplayedGame replay_record(const SgnRecord& record) {
   const std::string ruleset = record.header("Ruleset");
   if (ruleset.empty()) throw GameError("the record has no Ruleset header");
   ReplayedGame out;

@@ -15,7 +15,7 @@ namespace pincer {
 
 using Headers = std::vector<std::pair<std::string, std::string>>;
 
-struct GameRecord {
+struct SgnRecord {
   Headers headers;
   std::vector<std::string> moves;  // move texts as written
   int first_line = 1;              // line of the record's first header in its file
@@ -26,7 +26,7 @@ struct GameRecord {
 
 // Splits SGN text into records (a file may hold several). Throws GameError with the line number
 // on malformed headers or comments.
-std::vector<GameRecord> parse_sgn(const std::string& text);
+std::vector<SgnRecord> parse_sgn(const std::string& text);
 
 struct ReplayedGame {
   GamePtr game;
@@ -38,7 +38,7 @@ struct ReplayedGame {
 // Loads the ruleset the record names (Ruleset header: a shipped name or a path), refuses a
 // missing or different Fingerprint (naming both), replays the moves (an illegal or ambiguous
 // move is refused with its move number) and checks a Result header against the replay.
-ReplayedGame replay_record(const GameRecord& record);
+ReplayedGame replay_record(const SgnRecord& record);
 
 // The result as a header value: the winner's side name, "draw", or "*" for a game not over.
 std::string result_text(const Game& game, const State& final_state);

@@ -9,7 +9,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fuzz::game(0);  // load the rulesets once, outside the measured paths
   const std::string text(reinterpret_cast<const char*>(data), size);
   try {
-    for (const GameRecord& record : parse_sgn(text)) {
+    for (const SgnRecord& record : parse_sgn(text)) {
       try {
         const ReplayedGame g = replay_record(record);
         const std::string again = write_sgn(*g.game, *g.start, g.actions, record.headers);

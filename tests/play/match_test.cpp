@@ -88,7 +88,7 @@ TEST(Match, RecordsReplayToTheSameResult) {
   const MatchResult r = small_match(1, 5, 2);
   for (const MatchGame& g : r.games) {
     const std::string text = match_game_text(*game, g, "test");
-    const std::vector<GameRecord> records = parse_sgn(text);
+    const std::vector<SgnRecord> records = parse_sgn(text);
     ASSERT_EQ(records.size(), 1u);
     const ReplayedGame replay = replay_record(records[0]);
     EXPECT_EQ(replay.actions, g.actions);
