@@ -148,7 +148,9 @@ TEST(Alternation, PlayersAndMatchesFollowTheMover) {
     s->apply(g.actions[0]);
     const int stones = 15 - g.actions[0] - 1;
     const int winning_side = wins(stones) ? s->to_move() : 1 - s->to_move();
-    if (winning_side == g.a_player) EXPECT_EQ(g.score_a, 1.0) << "game " << g.index;
+    if (winning_side == g.a_player) {
+      EXPECT_EQ(g.score_a, 1.0) << "game " << g.index;
+    }
   }
   // Two stones: only taking one wins (taking both takes the last one).
   const auto two = game->parse_state("2 1");
