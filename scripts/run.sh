@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# The main job on a fresh Debian 12 machine: installs packages, builds, and runs it.
-# Until the training loop lands this is a demonstration game between two built-in players on
-# SE!ZE, printed move by move. Extra arguments go to `pincer play`.
+# The main job on a fresh Debian 12 machine: installs packages, builds, and trains a SE!ZE bot
+# (seize-reference) with configs/runs/seize.textproto in runs/seize, showing a live status line.
+# Stop with Ctrl-C; the same command resumes. Open runs/seize/report.html for the plots.
+# Extra arguments go to `pincer train` (e.g. --minutes 60).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 scripts/install-deps.sh
 scripts/build.sh
-exec build/cli/pincer play --rules seize-reference --a alphabeta:time=0.2 --b mcts:sims=400 "$@"
+exec build/cli/pincer train --config configs/runs/seize.textproto --dir runs/seize "$@"
