@@ -96,7 +96,8 @@ LoopSummary run_training_loop(const RunConfig& cfg, const RunDir& dir, const Loo
   }
   auto stopping = [&] {
     if (opt.stop && opt.stop->load()) return true;
-    if (cfg.max_minutes() > 0 && now_s() - t_start >= cfg.max_minutes() * 60) return true;
+    const double minutes = opt.max_minutes >= 0 ? opt.max_minutes : cfg.max_minutes();
+    if (minutes > 0 && now_s() - t_start >= minutes * 60) return true;
     return selfplay_error != nullptr;
   };
   auto best_id = [&] { return selfplay.model_id(); };

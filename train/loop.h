@@ -19,6 +19,9 @@ struct LoopOptions {
   const std::atomic<bool>* stop = nullptr;
   // A live status line on stderr ('\r'-updated when it is a terminal, else a log line every 30 s).
   bool status_line = true;
+  // >= 0: stop after this many minutes of this session, instead of the config's max_minutes
+  // (the saved config keeps its own value).
+  double max_minutes = -1;
 };
 
 struct LoopSummary {

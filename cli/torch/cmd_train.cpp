@@ -54,8 +54,8 @@ void cmd_train(const Options& o) {
   } else {
     throw ConfigError("--config is required for a new run dir (" + o.dir + " has no config)");
   }
-  if (o.minutes > 0) cfg.set_max_minutes(static_cast<float>(o.minutes));
   LoopOptions lo;
+  if (o.minutes > 0) lo.max_minutes = o.minutes;
   lo.stop = &install_stop_signal();
   lo.status_line = !o.quiet;
   const LoopSummary s = run_training_loop(cfg, dir, lo);

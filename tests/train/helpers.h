@@ -72,7 +72,7 @@ inline RunConfig tictactoe_config(const std::string& rules_path) {
       min_positions: 500
       samples_per_position: 3
       checkpoint_every: 100
-      total_steps: 500
+      total_steps: 600
       threads: 1
     }
     gating { games: 12 threshold: 0.5 search { simulations: 32 } random_opening_plies: 1 }
