@@ -127,3 +127,33 @@ TEST(Learning, TicTacToeFromScratch) {
 
 }  // namespace
 }  // namespace pincer::testing
+
+namespace pincer::testing {
+namespace {
+
+// The shipped smoke-test config runs the whole loop on SE!ZE (here cut to a few steps).
+TEST(Loop, SeizeTinyConfigRunsEndToEnd) {
+  ScratchDir scratch("seize-tiny");
+  RunConfig cfg = load_run_config(source_dir() + "/configs/runs/seize-tiny.textproto");
+  cfg.mutable_trainer()->set_total_steps(20);
+  cfg.mutable_trainer()->set_checkpoint_every(10);
+  cfg.mutable_trainer()->set_min_positions(300);
+  cfg.mutable_gating()->set_games(2);
+  cfg.mutable_gating()->set_random_games(2);
+  const RunDir dir(scratch / "run");
+  LoopOptions opt;
+  opt.status_line = false;
+  const LoopSummary s = run_training_loop(cfg, dir, opt);
+  EXPECT_EQ(s.steps, 20);
+  EXPECT_GT(s.games, 0);
+  EXPECT_GE(s.gates, 1);
+  const GateLog log = read_gate_log(dir);
+  EXPECT_EQ(log.gates_size(), s.gates);
+  EXPECT_TRUE(fs::exists(dir.model(20)));
+  const ModelMetadata best = Model::read_metadata(dir.best());
+  EXPECT_EQ(best.ruleset_name(), "seize-reference");
+  EXPECT_EQ(best.network().channels(), cfg.network().channels());
+}
+
+}  // namespace
+}  // namespace pincer::testing
