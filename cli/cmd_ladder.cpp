@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/support/commands.h"
+#include "engine/atomic_file.h"
 #include "engine/registry.h"
 #include "play/ladder.h"
 #include "play/match.h"
@@ -97,7 +98,7 @@ void run(const Options& o) {
       " random plies, seed " + std::to_string(o.seed) + "; ratings by maximum likelihood, " +
       specs[anchor] + " = 0.";
   if (!o.html.empty()) {
-    write_file_atomic(o.html, ladder_html(caption, rows, results));
+    atomic_write_file(o.html, ladder_html(caption, rows, results));
     std::printf("page written to %s\n", o.html.c_str());
   }
   if (o.json) {

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "cli/support/commands.h"
+#include "engine/atomic_file.h"
 #include "engine/registry.h"
 #include "play/ladder.h"
 #include "play/match.h"
@@ -53,7 +54,7 @@ void run(const Options& o) {
     mo.on_game = [game, dir = o.sgn_dir, event](const MatchGame& g) {
       char name[32];
       std::snprintf(name, sizeof name, "game-%05d.sgn", g.index + 1);
-      write_file_atomic((std::filesystem::path(dir) / name).string(),
+      atomic_write_file((std::filesystem::path(dir) / name).string(),
                         match_game_text(*game, g, event));
     };
   }

@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <sstream>
 
-#include "nn/atomic_file.h"
+#include "engine/atomic_file.h"
 #include "nn/network.h"
 
 namespace pincer {

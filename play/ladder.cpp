@@ -1,7 +1,5 @@
 #include "play/ladder.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -221,24 +219,6 @@ std::string ladder_html(const std::string& caption, const std::vector<LadderRow>
   }
   out << "</body>\n</html>\n";
   return out.str();
-}
-
-void write_file_atomic(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) throw std::runtime_error("cannot write " + tmp);
-    f << text;
-    f.flush();
-    if (!f) {
-      std::remove(tmp.c_str());
-      throw std::runtime_error("cannot write " + tmp);
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw std::runtime_error("cannot rename " + tmp + " to " + path);
-  }
 }
 
 }  // namespace pincer

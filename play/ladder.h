@@ -40,8 +40,4 @@ struct LadderRow {
 std::string ladder_html(const std::string& caption, const std::vector<LadderRow>& rows,
                         const std::vector<PairScore>& results);
 
-// Writes `text` to `path` through a temporary file in the same folder and a rename, so that a
-// reader never sees half a file. Throws std::runtime_error.
-void write_file_atomic(const std::string& path, const std::string& text);
-
 }  // namespace pincer

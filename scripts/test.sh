@@ -6,5 +6,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 scripts/install-deps.sh
 scripts/build.sh
-ctest --test-dir build --output-on-failure -j2 --timeout 1200
+# Two at a time, except the learning tests, which train networks and get both cores to themselves.
+ctest --test-dir build --output-on-failure -j2 --timeout 1200 -E '^Learning\.'
+ctest --test-dir build --output-on-failure --timeout 1200 -R '^Learning\.'
 scripts/fuzz.sh "${PINCER_FUZZ_SECONDS:-20}"

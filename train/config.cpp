@@ -5,8 +5,8 @@
 
 #include <cmath>
 
+#include "engine/atomic_file.h"
 #include "engine/game.h"
-#include "nn/atomic_file.h"
 #include "nn/model.h"
 
 namespace pincer {

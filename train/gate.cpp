@@ -6,7 +6,7 @@
 #include <regex>
 #include <set>
 
-#include "nn/atomic_file.h"
+#include "engine/atomic_file.h"
 #include "nn/model.h"
 #include "play/elo.h"
 #include "play/match.h"

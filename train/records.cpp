@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "nn/atomic_file.h"
+#include "engine/atomic_file.h"
 
 namespace fs = std::filesystem;
 

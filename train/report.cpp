@@ -9,7 +9,7 @@
 #include <sstream>
 #include <vector>
 
-#include "nn/atomic_file.h"
+#include "engine/atomic_file.h"
 #include "nn/model.h"
 #include "proto/train_state.pb.h"
 

@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "engine/atomic_file.h"
 #include "engine/registry.h"
-#include "nn/atomic_file.h"
 #include "nn/model.h"
 #include "train/config.h"
 

@@ -8,7 +8,7 @@
 #include <set>
 #include <sstream>
 
-#include "nn/atomic_file.h"
+#include "engine/atomic_file.h"
 #include "nn/network.h"
 #include "train/records.h"
 #include "train/window.h"

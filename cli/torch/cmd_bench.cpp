@@ -10,9 +10,9 @@
 #include <thread>
 
 #include "cli/support/commands.h"
+#include "engine/atomic_file.h"
 #include "engine/registry.h"
 #include "mcts/tree.h"
-#include "nn/atomic_file.h"
 #include "nn/model.h"
 #include "train/bench.h"
 #include "train/config.h"

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "engine/atomic_file.h"
 #include "play/ladder.h"
 #include "play/sprt.h"
 
@@ -125,7 +126,7 @@ TEST(Ladder, PageIsSelfContainedAndWrittenWhole) {
   const auto dir = std::filesystem::temp_directory_path() / "pincer_ladder_test";
   std::filesystem::create_directories(dir);
   const std::string path = (dir / "ladder.html").string();
-  write_file_atomic(path, html);
+  atomic_write_file(path, html);
   std::ifstream in(path);
   std::stringstream back;
   back << in.rdbuf();
@@ -134,7 +135,7 @@ TEST(Ladder, PageIsSelfContainedAndWrittenWhole) {
     EXPECT_EQ(entry.path().filename(), "ladder.html");  // no temporary left behind
   }
   std::filesystem::remove_all(dir);
-  EXPECT_THROW(write_file_atomic("/nonexistent-dir/x.html", html), std::runtime_error);
+  EXPECT_THROW(atomic_write_file("/nonexistent-dir/x.html", html), std::runtime_error);
 }
 
 }  // namespace

@@ -9,8 +9,8 @@
 #include <fstream>
 #include <thread>
 
+#include "engine/atomic_file.h"
 #include "engine/registry.h"
-#include "nn/atomic_file.h"
 #include "nn/inference.h"
 #include "tests/train/helpers.h"
 

@@ -1,4 +1,4 @@
-#include "nn/atomic_file.h"
+#include "engine/atomic_file.h"
 
 #include <fcntl.h>
 #include <unistd.h>
