@@ -18,6 +18,21 @@ inline int pop_lsb(Bitboard& b) {
   return sq;
 }
 
+// The eight compass directions of a square grid, clockwise from north: even indices are
+// orthogonal, odd ones diagonal. kDirFile/kDirRank give one step's change of file and rank.
+enum Direction : int {
+  kNorth,
+  kNorthEast,
+  kEast,
+  kSouthEast,
+  kSouth,
+  kSouthWest,
+  kWest,
+  kNorthWest
+};
+constexpr int kDirFile[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+constexpr int kDirRank[8] = {1, 1, 0, -1, -1, -1, 0, 1};
+
 // splitmix64: a fixed, well-mixed sequence for Zobrist keys (same keys on every run).
 class KeyStream {
  public:

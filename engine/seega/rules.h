@@ -22,20 +22,6 @@ extern const char* const kSideName[2];
 constexpr int kMaxSize = 7;
 constexpr int kMaxSquares = kMaxSize * kMaxSize;
 
-// Directions, clockwise from north; even indices are orthogonal.
-enum Direction : int {
-  kNorth,
-  kNorthEast,
-  kEast,
-  kSouthEast,
-  kSouth,
-  kSouthWest,
-  kWest,
-  kNorthWest
-};
-constexpr int kDirFile[8] = {0, 1, 1, 1, 0, -1, -1, -1};
-constexpr int kDirRank[8] = {1, 1, 0, -1, -1, -1, 0, 1};
-
 enum class BlockedRule : uint8_t { kOpponentMoves, kPass, kLoses };
 
 struct Rules {

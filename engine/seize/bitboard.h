@@ -22,19 +22,6 @@ inline bool on_board(int file, int rank) {
   return file >= 0 && file < 8 && rank >= 0 && rank < 8 && (kBoard & bit(make_square(file, rank)));
 }
 
-// The eight directions. Even indices are orthogonal, odd ones diagonal.
-enum Direction : int {
-  kNorth,
-  kNorthEast,
-  kEast,
-  kSouthEast,
-  kSouth,
-  kSouthWest,
-  kWest,
-  kNorthWest
-};
-constexpr int kDirFile[8] = {0, 1, 1, 1, 0, -1, -1, -1};
-constexpr int kDirRank[8] = {1, 1, 0, -1, -1, -1, 0, 1};
 // Directions in which square indices grow (north, east and the two northern diagonals).
 constexpr bool kDirPositive[8] = {true, true, true, false, false, false, false, true};
 // Square index change of one step in each direction.
