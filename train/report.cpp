@@ -75,7 +75,7 @@ std::vector<double> ticks(double lo, double hi, int target = 5) {
 std::string chart(const std::string& title, const std::string& xlabel, const std::string& ylabel,
                   const std::vector<Series>& series,
                   const std::vector<std::pair<double, std::string>>& hlines = {}) {
-  const int W = 640, H = 300, L = 64, R = 16, T = 34, B = 44;
+  const int W = 640, H = 316, L = 64, R = 16, T = 50, B = 44;  // legend between title and plot
   double x0 = 1e300, x1 = -1e300, y0 = 1e300, y1 = -1e300;
   for (const Series& s : series) {
     for (auto [x, y] : s.points) {
@@ -137,8 +137,8 @@ std::string chart(const std::string& title, const std::string& xlabel, const std
           << "' r='4' stroke='" << s.color << "' fill='" << (fill ? s.color : "white") << "'/>";
       }
     }
-    o << "<rect x='" << legend_x << "' y='" << T + 6 << "' width='12' height='4' fill='" << s.color
-      << "'/><text x='" << legend_x + 16 << "' y='" << T + 12 << "' class='a'>" << esc(s.name)
+    o << "<rect x='" << legend_x << "' y='" << T - 12 << "' width='12' height='4' fill='" << s.color
+      << "'/><text x='" << legend_x + 16 << "' y='" << T - 6 << "' class='a'>" << esc(s.name)
       << "</text>";
     legend_x += 24 + 7 * static_cast<int>(s.name.size());
   }
