@@ -10,21 +10,21 @@ struct Zobrist {
   uint64_t side;
 };
 
-const Zobrist& zobrist() {
-  static const Zobrist z = [] {
-    Zobrist t{};
-    KeyStream keys(0x5e12e5e12e5e12e5ULL);
-    auto next = [&keys] { return keys.next(); };
-    for (auto& a : t.piece)
-      for (auto& b : a)
-        for (auto& c : b)
-          for (auto& k : c) k = next();
-    for (auto& k : t.token) k = next();
-    t.side = next();
-    return t;
-  }();
-  return z;
-}
+// Built at start-up like the move tables, so the hot path has no lazy-initialisation check.
+const Zobrist kZobrist = [] {
+  Zobrist t{};
+  KeyStream keys(0x5e12e5e12e5e12e5ULL);
+  auto next = [&keys] { return keys.next(); };
+  for (auto& a : t.piece)
+    for (auto& b : a)
+      for (auto& c : b)
+        for (auto& k : c) k = next();
+  for (auto& k : t.token) k = next();
+  t.side = next();
+  return t;
+}();
+
+const Zobrist& zobrist() { return kZobrist; }
 
 }  // namespace
 
