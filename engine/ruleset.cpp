@@ -123,6 +123,93 @@ void parse_text_proto(const std::string& text, const std::string& origin, pb::Me
   }
 }
 
+namespace {
+
+// Clears in `out` every field that the text behind `tree` sets, so that merging the parsed text
+// over `out` replaces those fields (a proto3 scalar set to its default is then default too) and
+// keeps the rest. Singular messages are walked into; the top-level notes are kept (merged later).
+void clear_fields_set_by(const pb::TextFormat::ParseInfoTree* tree, pb::Message& out,
+                         bool top_level) {
+  const pb::Descriptor* type = out.GetDescriptor();
+  const pb::Reflection* refl = out.GetReflection();
+  for (int i = 0; i < type->field_count(); ++i) {
+    const pb::FieldDescriptor* f = type->field(i);
+    const int index = f->is_repeated() ? 0 : -1;
+    if (tree->GetLocation(f, index).line < 0) continue;
+    if (f->is_repeated()) {
+      if (!(top_level && f->name() == "notes")) refl->ClearField(&out, f);
+    } else if (f->type() == pb::FieldDescriptor::TYPE_MESSAGE) {
+      const pb::TextFormat::ParseInfoTree* nested = tree->GetTreeForNested(f, -1);
+      if (nested) clear_fields_set_by(nested, *refl->MutableMessage(&out, f), false);
+    } else {
+      refl->ClearField(&out, f);
+    }
+  }
+}
+
+// Keeps one note per field: the last one given, at the place of the first.
+void keep_last_note_per_field(pb::Message& ruleset) {
+  const pb::FieldDescriptor* f = ruleset.GetDescriptor()->FindFieldByName("notes");
+  if (!f) return;
+  const pb::Reflection* refl = ruleset.GetReflection();
+  std::vector<FieldNote> notes;
+  std::map<std::string, size_t> at;
+  for (int i = 0; i < refl->FieldSize(ruleset, f); ++i) {
+    FieldNote note;
+    note.ParseFromString(refl->GetRepeatedMessage(ruleset, f, i).SerializeAsString());
+    auto it = at.find(note.field());
+    if (it == at.end()) {
+      at[note.field()] = notes.size();
+      notes.push_back(note);
+    } else {
+      notes[it->second] = note;
+    }
+  }
+  refl->ClearField(&ruleset, f);
+  for (const FieldNote& note : notes)
+    refl->AddMessage(&ruleset, f)->ParseFromString(note.SerializeAsString());
+}
+
+void parse_ruleset_file_at(const RulesetSource& source, pb::Message& out, int depth) {
+  const RulesetHeader header = parse_ruleset_header(source);
+  out.Clear();
+  if (header.base().empty()) {
+    parse_text_proto(source.text, source.origin, out);
+    return;
+  }
+  if (depth >= 8)
+    throw GameError(source.origin + ": base rulesets nest more than 8 deep (a cycle?)");
+  RulesetSource base;
+  try {
+    base = find_ruleset(header.base());
+  } catch (const GameError& e) {
+    throw GameError(source.origin + ": base: " + e.what());
+  }
+  const RulesetHeader base_header = parse_ruleset_header(base);
+  if (base_header.game() != header.game())
+    throw GameError(source.origin + ": base '" + header.base() + "' is a ruleset of game '" +
+                    base_header.game() + "', not '" + header.game() + "'");
+  parse_ruleset_file_at(base, out, depth + 1);
+
+  std::unique_ptr<pb::Message> own(out.New());
+  CollectErrors errors;
+  pb::TextFormat::Parser parser;
+  parser.RecordErrorsTo(&errors);
+  pb::TextFormat::ParseInfoTree tree;
+  parser.WriteLocationsTo(&tree);
+  if (!parser.ParseFromString(source.text, own.get()))
+    throw GameError(source.origin + ": " + (errors.first.empty() ? "cannot parse" : errors.first));
+  clear_fields_set_by(&tree, out, true);
+  out.MergeFrom(*own);
+  keep_last_note_per_field(out);
+}
+
+}  // namespace
+
+void parse_ruleset_file(const RulesetSource& source, pb::Message& out) {
+  parse_ruleset_file_at(source, out, 0);
+}
+
 RulesetHeader parse_ruleset_header(const RulesetSource& source) {
   RulesetHeader header;
   CollectErrors errors;
@@ -213,6 +300,8 @@ std::string rules_markdown(const pb::Message& ruleset, const std::string& finger
   md << header.summary() << "\n\n";
   md << "- Ruleset: `" << header.name() << "`\n";
   md << "- Game: `" << header.game() << "`\n";
+  if (!header.base().empty())
+    md << "- Base: `" << header.base() << "` (this file changes some of its fields)\n";
   md << "- Fingerprint: `" << fingerprint << "`\n\n";
   md << "## Every rule\n\n| field | value | source | meaning |\n| --- | --- | --- | --- |\n";
   std::vector<const FieldNote*> guessed;

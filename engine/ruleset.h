@@ -25,6 +25,13 @@ std::vector<std::string> shipped_ruleset_names();
 // origin, line and column of the first problem.
 void parse_text_proto(const std::string& text, const std::string& origin,
                       google::protobuf::Message& out);
+// Parses a whole ruleset file (the game's own ruleset message, strictly) into `out`. When the
+// file names a `base` ruleset, the base is parsed first (recursively, same game required) and
+// this file is merged over it: every rules field the file sets replaces the base's value (a
+// repeated field as a whole), header fields (name, title, summary) are the file's, and notes are
+// inherited except where the file gives its own note for a field. The fingerprint is then over
+// the merged rules. Throws GameError with the origin of the failing file.
+void parse_ruleset_file(const RulesetSource& source, google::protobuf::Message& out);
 // Reads only the fields shared by every ruleset file (game, name, notes), ignoring the rest.
 RulesetHeader parse_ruleset_header(const RulesetSource& source);
 

@@ -181,7 +181,7 @@ bool SeegaState::equals(const State& other) const {
 
 GamePtr make_game(const RulesetSource& source) {
   SeegaRuleset ruleset;
-  parse_text_proto(source.text, source.origin, ruleset);
+  parse_ruleset_file(source, ruleset);
   try {
     return std::make_shared<SeegaGame>(std::move(ruleset));
   } catch (const GameError& e) {

@@ -199,7 +199,7 @@ bool SeizeState::equals(const State& other) const {
 
 GamePtr make_game(const RulesetSource& source) {
   SeizeRuleset ruleset;
-  parse_text_proto(source.text, source.origin, ruleset);
+  parse_ruleset_file(source, ruleset);
   try {
     return std::make_shared<SeizeGame>(std::move(ruleset));
   } catch (const GameError& e) {

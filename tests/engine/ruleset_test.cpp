@@ -163,6 +163,76 @@ TEST(Ruleset, GeneratedPagesAreCurrent) {
   }
 }
 
+// A ruleset file naming a base: the base's rules with this file's fields over them (a field set
+// to its default value too), the fingerprint over the merged rules, notes inherited unless the
+// file gives its own; and the errors of a bad base.
+TEST(Ruleset, BaseRulesetMergesFieldsAndNotes) {
+  const std::string dir = ::testing::TempDir();
+  const std::string path = dir + "/seega-changed.textproto";
+  {
+    std::ofstream out(path);
+    out << "game: \"seega\"\nname: \"seega-changed\"\nbase: \"seega-5x5\"\ntitle: \"changed\"\n"
+           "rules { placement { per_turn: 1 } draw { capture_free_plies: 60 } }\n"
+           "notes { field: \"draw.capture_free_plies\" source: \"guessed\" description: \"sixty\" "
+           "}\n";
+  }
+  const GamePtr base = load_game("seega-5x5");
+  const GamePtr changed = load_game(path);
+  EXPECT_EQ(changed->ruleset_name(), "seega-changed");
+  EXPECT_EQ(field_value_text(rules_of(changed->ruleset()), "placement.per_turn"), "1");
+  EXPECT_EQ(field_value_text(rules_of(changed->ruleset()), "draw.capture_free_plies"), "60");
+  EXPECT_EQ(field_value_text(rules_of(changed->ruleset()), "board.size"),
+            field_value_text(rules_of(base->ruleset()), "board.size"));
+  EXPECT_NE(changed->fingerprint(), base->fingerprint());
+  const RulesetHeader h = header_of(changed->ruleset());
+  EXPECT_EQ(h.notes_size(), header_of(base->ruleset()).notes_size());
+  EXPECT_TRUE(note_problems(rules_of(changed->ruleset()), h.notes()).empty());
+  for (const FieldNote& n : h.notes())
+    if (n.field() == "draw.capture_free_plies") EXPECT_EQ(n.description(), "sixty");
+
+  // The same rules written out in full have the same fingerprint as the merged file.
+  pb::Message* full = base->ruleset().New();
+  full->CopyFrom(base->ruleset());
+  auto* rules =
+      full->GetReflection()->MutableMessage(full, full->GetDescriptor()->FindFieldByName("rules"));
+  pb::TextFormat::MergeFromString("placement { per_turn: 1 } draw { capture_free_plies: 60 }",
+                                  rules);
+  EXPECT_EQ(ruleset_fingerprint("seega", *rules), changed->fingerprint());
+  delete full;
+
+  // A field set back to its default value (false) over a base that has it true.
+  const std::string off = dir + "/seega-off.textproto";
+  {
+    std::ofstream out(off);
+    out << "game: \"seega\"\nname: \"seega-off\"\nbase: \"" << path
+        << "\"\n"
+           "rules { placement { centre_free: false } }\n";
+  }
+  const GamePtr chained = load_game(off);
+  EXPECT_EQ(field_value_text(rules_of(chained->ruleset()), "placement.centre_free"), "false");
+  EXPECT_EQ(field_value_text(rules_of(chained->ruleset()), "placement.per_turn"), "1");
+
+  const std::string bad_base = dir + "/bad-base.textproto";
+  {
+    std::ofstream out(bad_base);
+    out << "game: \"seega\"\nname: \"bad\"\nbase: \"seize-v0\"\n";
+  }
+  EXPECT_NE(error_of([&] { load_game(bad_base); }).find("is a ruleset of game 'seize'"),
+            std::string::npos);
+  const std::string loop = dir + "/loop.textproto";
+  {
+    std::ofstream out(loop);
+    out << "game: \"seega\"\nname: \"loop\"\nbase: \"" << loop << "\"\n";
+  }
+  EXPECT_NE(error_of([&] { load_game(loop); }).find("nest more than 8 deep"), std::string::npos);
+  const std::string missing = dir + "/missing.textproto";
+  {
+    std::ofstream out(missing);
+    out << "game: \"seega\"\nname: \"m\"\nbase: \"seega-none\"\n";
+  }
+  EXPECT_NE(error_of([&] { load_game(missing); }).find("base: unknown ruleset"), std::string::npos);
+}
+
 TEST(Ruleset, ErrorsNameTheProblem) {
   EXPECT_NE(error_of([] { load_game("seize-nonesuch"); }).find("known: "), std::string::npos);
   EXPECT_NE(error_of([] { load_game("/no/such/file.textproto"); }).find("cannot read"),
