@@ -102,7 +102,26 @@ class Game {
   virtual int parse_side(std::string_view text) const = 0;
 
   virtual int num_actions() const = 0;
+  // The start. For a random-start game, the start drawn from seed 0 (see below).
   virtual std::unique_ptr<State> initial_state() const = 0;
+
+  // Random starts. Most games have one fixed start. A random-start game (the dice game rolls its
+  // back rows) draws its start from a seed and names each start by a setup string. A fixed-start
+  // game draws "" for every seed and accepts only "" (its one start) as a setup.
+  virtual bool random_start() const { return false; }
+  // The setup string `seed` draws ("354K612/216K543" for the dice game; "" for a fixed start).
+  virtual std::string draw_setup(uint64_t seed) const {
+    (void)seed;
+    return "";
+  }
+  // The start of a setup string; throws GameError naming the problem.
+  virtual std::unique_ptr<State> setup_state(std::string_view setup) const;
+  // The start drawn from `seed` (initial_state() for a fixed-start game).
+  std::unique_ptr<State> start_state(uint64_t seed) const { return setup_state(draw_setup(seed)); }
+  // A start given as a setup string (random-start games: one or two words) or a whole position
+  // text (State::to_text()), for --position options and records. "" or "startpos" is the fixed
+  // start, and an error for a random-start game.
+  std::unique_ptr<State> parse_start(std::string_view text) const;
   // Reads State::to_text(); throws GameError naming what is wrong.
   virtual std::unique_ptr<State> parse_state(std::string_view text) const = 0;
 

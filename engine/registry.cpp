@@ -5,6 +5,7 @@
 
 #include "engine/seega/seega_game.h"
 #include "engine/seize/seize_game.h"
+#include "engine/text.h"
 
 namespace pincer {
 
@@ -54,6 +55,25 @@ GamePtr load_game(const std::string& rules_name_or_path) {
     factory = it->second;
   }
   return factory(source);
+}
+
+std::unique_ptr<State> Game::setup_state(std::string_view setup) const {
+  if (!setup.empty())
+    throw GameError(ruleset_name() + " has one fixed start and takes no setup string (got " +
+                    quoted(setup) + ")");
+  return initial_state();
+}
+
+std::unique_ptr<State> Game::parse_start(std::string_view text) const {
+  if (text.empty() || text == "startpos") {
+    if (random_start())
+      throw GameError(ruleset_name() +
+                      " has a random start: give a setup string or a position text, or a seed");
+    return initial_state();
+  }
+  // A setup string is one or two words ("354K612/216K543 b"); a position text has more.
+  if (random_start() && split_words(text).size() <= 2) return setup_state(text);
+  return parse_state(text);
 }
 
 uint64_t Game::perft(const State& state, int depth) const {
