@@ -1,0 +1,184 @@
+#include "engine/dice/dice_game.h"
+
+#include <algorithm>
+#include <cassert>
+#include <sstream>
+
+#include "engine/dice/dice_heuristic.h"
+#include "engine/dice/notation.h"
+
+namespace pincer::dice {
+
+DiceGame::DiceGame(DiceRuleset ruleset) : ruleset_(std::move(ruleset)) {
+  rules_ = compile_rules(ruleset_.rules());
+  fingerprint_ = ruleset_fingerprint("dice", ruleset_.rules());
+  mirror_square_.resize(rules_.num_squares);
+  for (int sq = 0; sq < rules_.num_squares; ++sq)
+    mirror_square_[sq] =
+        rules_.make_square(rules_.size - 1 - rules_.file_of(sq), rules_.rank_of(sq));
+}
+
+int DiceGame::parse_side(std::string_view text) const {
+  for (int p = 0; p < 2; ++p)
+    if (text == kSideName[p] || text == std::string_view(kSideName[p], 1)) return p;
+  return -1;
+}
+
+std::unique_ptr<State> DiceGame::wrap(const Position& pos) const {
+  return std::make_unique<DiceState>(*this, pos);
+}
+
+std::string DiceGame::draw_setup(uint64_t seed) const {
+  return setup_text(rules_, dice::draw_setup(rules_, seed));
+}
+
+std::unique_ptr<State> DiceGame::setup_state(std::string_view setup) const {
+  return wrap(Position::start(rules_, parse_setup(rules_, setup)));
+}
+
+std::unique_ptr<State> DiceGame::parse_state(std::string_view text) const {
+  return wrap(parse_text(rules_, text));
+}
+
+std::string DiceGame::action_text(const State&, Action action, bool) const {
+  return dice::action_text(rules_, action);
+}
+
+Action DiceGame::parse_action(const State& state, std::string_view text) const {
+  return dice::parse_action(static_cast<const DiceState&>(state).position(), text);
+}
+
+void DiceGame::apply_symmetry(int sym, float* planes, float* policy) const {
+  if (sym != 1) return;
+  const int squares = rules_.num_squares;
+  if (planes) {
+    std::vector<float> tmp(planes, planes + kPlanes * squares);
+    for (int c = 0; c < kPlanes; ++c)
+      for (int sq = 0; sq < squares; ++sq)
+        planes[c * squares + mirror_square_[sq]] = tmp[c * squares + sq];
+  }
+  if (policy) {
+    const int n = num_actions();
+    std::vector<float> tmp(policy, policy + n);
+    for (int a = 0; a < n; ++a)
+      policy[make_action(rules_, mirror_square_[action_from(rules_, a)],
+                         mirror_square_[action_to(rules_, a)])] = tmp[a];
+  }
+}
+
+uint64_t DiceGame::perft(const State& state, int depth) const {
+  return dice::perft(static_cast<const DiceState&>(state).position(), depth);
+}
+
+const Heuristic* DiceGame::heuristic() const { return &dice_heuristic(); }
+
+void DiceState::legal_actions(std::vector<Action>& out) const {
+  ActionList list;
+  pos_.generate(list);
+  out.assign(list.begin(), list.end());
+}
+
+void DiceState::apply(Action action) {
+  assert(pos_.is_legal(action));
+  pos_.apply(action);
+}
+
+Outcome DiceState::outcome() const {
+  const Result r = pos_.result();
+  return Outcome{r.over(), r.winner, reason_name(r.reason)};
+}
+
+std::string DiceState::to_text() const { return dice::to_text(pos_); }
+
+std::string DiceState::to_diagram() const {
+  const Rules& r = pos_.rules();
+  std::ostringstream out;
+  std::string files;
+  for (int f = 0; f < r.size; ++f) files += std::string(" ") + static_cast<char>('a' + f);
+  out << "    " << files << "\n";
+  const std::string text = dice::to_text(pos_);
+  for (int rank = r.size - 1; rank >= 0; --rank) {
+    out << "  " << rank + 1 << " ";
+    for (int file = 0; file < r.size; ++file) {
+      const int sq = r.make_square(file, rank);
+      const int side = pos_.owner(sq), kind = pos_.kind_at(sq);
+      char c = '.';
+      if (side >= 0) {
+        c = kind == kKing ? 'K' : static_cast<char>('0' + kind);
+        if (side == kBlack) c = kind == kKing ? 'k' : c;
+      }
+      out << ' ' << (side == kBlack && kind != kKing ? '(' : ' ');
+      out << c;
+    }
+    out << "  " << rank + 1 << "\n";
+  }
+  out << "    " << files << "\n";
+  out << "  white dice: digits, K; black dice: (digits), k. faces: 1-2 pawn, 3 knight, 4 bishop, "
+         "5 rook, 6 queen\n";
+  out << "  ";
+  if (pos_.over())
+    out << "game over";
+  else
+    out << kSideName[pos_.to_move()] << " to move";
+  out << "; ply " << pos_.ply() << "; capture-free plies " << pos_.halfmove() << "/"
+      << r.capture_free_plies;
+  if (r.scored()) out << "; points " << pos_.points(0) << "-" << pos_.points(1);
+  out << "\n";
+  return out.str();
+}
+
+std::vector<std::string> DiceState::last_captured() const {
+  if (pos_.last_captured() < 0) return {};
+  return {pos_.rules().square_name(pos_.last_captured())};
+}
+
+void DiceState::encode(float* planes) const {
+  const Rules& r = pos_.rules();
+  const int squares = r.num_squares;
+  const int us = pos_.to_move(), them = us ^ 1;
+  std::fill(planes, planes + DiceGame::kPlanes * squares, 0.0f);
+  auto fill = [&](int plane, float v) {
+    std::fill(planes + plane * squares, planes + (plane + 1) * squares, v);
+  };
+  for (int k = 0; k < kKinds; ++k) {
+    for (Bitboard b = pos_.dice(us, k); b;) {
+      const int sq = pop_lsb(b);
+      planes[k * squares + (us == kWhite ? sq : r.flip(sq))] = 1.0f;
+    }
+    for (Bitboard b = pos_.dice(them, k); b;) {
+      const int sq = pop_lsb(b);
+      planes[(kKinds + k) * squares + (us == kWhite ? sq : r.flip(sq))] = 1.0f;
+    }
+  }
+  fill(14, static_cast<float>(pos_.halfmove()) / r.capture_free_plies);
+  if (r.timed_plies) fill(15, static_cast<float>(pos_.ply()) / r.timed_plies);
+  if (r.scored()) {
+    fill(16, static_cast<float>(pos_.points(us)) / r.score_target);
+    fill(17, static_cast<float>(pos_.points(them)) / r.score_target);
+  }
+  if (us == kWhite) fill(18, 1.0f);
+  if (r.promotion) fill(19, 1.0f);
+}
+
+int DiceState::policy_index(Action action) const {
+  if (pos_.to_move() == kWhite) return action;
+  const Rules& r = pos_.rules();
+  return make_action(r, r.flip(action_from(r, action)), r.flip(action_to(r, action)));
+}
+
+bool DiceState::equals(const State& other) const {
+  const auto* o = dynamic_cast<const DiceState*>(&other);
+  return o && o->game_->fingerprint() == game_->fingerprint() && o->pos_ == pos_;
+}
+
+GamePtr make_game(const RulesetSource& source) {
+  DiceRuleset ruleset;
+  parse_ruleset_file(source, ruleset);
+  try {
+    return std::make_shared<DiceGame>(std::move(ruleset));
+  } catch (const GameError& e) {
+    throw GameError(source.origin + ": " + e.what());
+  }
+}
+
+}  // namespace pincer::dice
