@@ -29,6 +29,7 @@ struct Options {
   std::string sprt;
   double alpha = 0.05, beta = 0.05;
   int max_plies = 2000;
+  std::string position;
 };
 
 void run(const Options& o) {
@@ -39,6 +40,7 @@ void run(const Options& o) {
   mo.opening_plies = o.openings;
   mo.seed = o.seed;
   mo.max_plies = o.max_plies;
+  mo.position = o.position;
   if (!o.sprt.empty()) {
     SprtConfig base;
     base.alpha = o.alpha;
@@ -137,7 +139,12 @@ RegisterCommand reg{
           ->capture_default_str()
           ->check(CLI::Range(0, 1000));
       app.add_option("--sgn", o->sgn_dir, "Folder to write every game to as an SGN record");
-      app.add_option("--seed", o->seed, "Seed of the openings and players")->capture_default_str();
+      app.add_option("--seed", o->seed,
+                     "Seed of the openings, the players and the starts of a random-start game")
+          ->capture_default_str();
+      app.add_option("--position", o->position,
+                     "Start of every pair (setup string or position text; default: the fixed "
+                     "start, or a start drawn per pair for a random-start game)");
       app.add_flag("--json", o->json, "Print a JSON object with the results as the last line");
       app.add_option("--sprt", o->sprt, "elo0,elo1: stop as soon as an SPRT decides");
       app.add_option("--alpha", o->alpha, "SPRT false positive rate")

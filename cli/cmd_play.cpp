@@ -22,13 +22,17 @@ struct Options {
 
 void run(const Options& o) {
   const GamePtr game = load_game(o.rules);
-  const Line line = play_line(*game, o.position, o.moves);
+  // A random-start game without --position starts from the setup the seed draws.
+  const std::string start =
+      o.position.empty() && game->random_start() ? game->draw_setup(o.seed) : o.position;
+  const Line line = play_line(*game, start, o.moves);
   std::unique_ptr<Player> pa = make_player(game, o.a, mix_seed(o.seed, 1));
   std::unique_ptr<Player> pb = make_player(game, o.b, mix_seed(o.seed, 2));
   Player* players[2] = {pa.get(), pb.get()};
   std::printf("%s: %s\n%s: %s\nrules: %s (%s)\n", game->side_name(0).c_str(), o.a.c_str(),
               game->side_name(1).c_str(), o.b.c_str(), game->ruleset_name().c_str(),
               game->fingerprint().c_str());
+  if (!start.empty()) std::printf("start: %s\n", start.c_str());
   if (line.state->outcome().over) throw GameError("the game is already over in that position");
   int ply = 0;
   const PlayedGame g =
@@ -68,7 +72,9 @@ RegisterCommand reg{
           ->capture_default_str();
       app.add_option("--b", o->b, "Spec of the player who is player 1 (top)")
           ->capture_default_str();
-      app.add_option("--seed", o->seed, "Seed of the players")->capture_default_str();
+      app.add_option("--seed", o->seed,
+                     "Seed of the players (and of the start of a random-start game)")
+          ->capture_default_str();
       app.add_option("--position", o->position, "Start position text");
       app.add_option("--moves", o->moves, "Moves played from it first");
       app.add_option("--max-plies", o->max_plies, "Stop as a draw after this")

@@ -146,7 +146,8 @@ ReplayedGame replay_record(const SgnRecord& record) {
                     ruleset + "', whose fingerprint is " + out.game->fingerprint() +
                     ": it was played under other rules and is refused");
   const std::string position = record.header("Position");
-  out.start = position.empty() ? out.game->initial_state() : out.game->parse_state(position);
+  // No Position header: the fixed start (an error for a random-start game, which always has one).
+  out.start = out.game->parse_start(position);
   out.final = out.start->clone();
   for (size_t i = 0; i < record.moves.size(); ++i) {
     const std::string where = "move " + std::to_string(i / 2 + 1) + (i % 2 ? "... " : ". ") +
@@ -196,7 +197,8 @@ std::string write_sgn(const Game& game, const State& start, const std::vector<Ac
   out << "[Ruleset " << quote(game.ruleset_name()) << "]\n";
   out << "[Fingerprint " << quote(game.fingerprint()) << "]\n";
   const std::unique_ptr<State> initial = game.initial_state();
-  if (!start.equals(*initial)) out << "[Position " << quote(start.to_text()) << "]\n";
+  if (game.random_start() || !start.equals(*initial))
+    out << "[Position " << quote(start.to_text()) << "]\n";
   out << "[Result " << quote(result_text(game, *state)) << "]\n";
   const Outcome o = state->outcome();
   if (o.over) out << "[Termination " << quote(o.reason) << "]\n";

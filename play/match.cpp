@@ -38,12 +38,12 @@ bool can_win_at_once(const State& state) {
 
 }  // namespace
 
-std::vector<Action> random_opening(const Game& game, int plies, uint64_t seed) {
+std::vector<Action> random_opening(const Game& game, int plies, uint64_t seed, const State* start) {
   std::vector<Action> legal, line;
   for (int length = std::max(0, plies); length > 0; --length) {
     for (int attempt = 0; attempt < 100; ++attempt) {
       Rng rng(mix_seed(seed, attempt * 1000 + length));
-      auto state = game.initial_state();
+      auto state = start ? start->clone() : game.initial_state();
       line.clear();
       bool ok = true;
       for (int i = 0; i < length && ok; ++i) {
@@ -100,6 +100,7 @@ MatchResult run_match(const GamePtr& game, const std::string& spec_a, const Play
   if (options.opening_plies < 0) throw std::invalid_argument("--openings must be 0 or more");
   if (options.max_plies < 1) throw std::invalid_argument("max plies must be at least 1");
   if (options.sprt) check_sprt(*options.sprt);
+  if (!options.position.empty()) game->parse_start(options.position);  // throws for bad text
 
   const int total = options.games + (options.games & 1);
   const auto start = std::chrono::steady_clock::now();
@@ -109,6 +110,7 @@ MatchResult run_match(const GamePtr& game, const std::string& spec_a, const Play
 
   std::vector<std::optional<MatchGame>> done(total);
   std::vector<std::vector<Action>> openings((total + 1) / 2);
+  std::vector<std::string> starts(openings.size());  // text of each pair's start, "" fixed
   std::vector<bool> opening_ready(openings.size(), false);
   std::mutex mutex;
   std::atomic<int> next{0};
@@ -155,14 +157,23 @@ MatchResult run_match(const GamePtr& game, const std::string& spec_a, const Play
       try {
         const int pair = index / 2;
         std::vector<Action> opening;
+        std::string start_text;
         {
           std::lock_guard<std::mutex> lock(mutex);
           if (!opening_ready[pair]) {
-            openings[pair] =
-                random_opening(*game, options.opening_plies, mix_seed(options.seed, pair));
+            // Both games of a pair start alike: the given start, or one drawn for the pair.
+            std::unique_ptr<State> pair_start =
+                !options.position.empty()
+                    ? game->parse_start(options.position)
+                    : game->start_state(mix_seed(options.seed ^ 0x57a27ULL, pair));
+            if (!options.position.empty() || game->random_start())
+              starts[pair] = pair_start->to_text();
+            openings[pair] = random_opening(*game, options.opening_plies,
+                                            mix_seed(options.seed, pair), pair_start.get());
             opening_ready[pair] = true;
           }
           opening = openings[pair];
+          start_text = starts[pair];
         }
         MatchGame g;
         g.index = index;
@@ -170,7 +181,8 @@ MatchResult run_match(const GamePtr& game, const std::string& spec_a, const Play
         g.spec[g.a_player] = spec_a;
         g.spec[1 - g.a_player] = spec_b;
         g.seed = mix_seed(options.seed ^ 0x5eed5eed5eed5eedULL, index);
-        auto state = game->initial_state();
+        g.start = start_text;
+        auto state = game->parse_start(start_text);
         for (Action o : opening) state->apply(o);
         std::unique_ptr<Player> pa = a(mix_seed(g.seed, 1)), pb = b(mix_seed(g.seed, 2));
         Player* players[2];
@@ -234,7 +246,7 @@ std::string match_game_text(const Game& game, const MatchGame& g, const std::str
   if (g.adjudicated)
     headers.emplace_back("Adjudicated",
                          "draw after " + std::to_string(g.actions.size()) + " plies");
-  return write_sgn(game, *game.initial_state(), g.actions, headers);
+  return write_sgn(game, *game.parse_start(g.start), g.actions, headers);
 }
 
 }  // namespace pincer

@@ -25,10 +25,11 @@ using PlayerMaker = std::function<std::unique_ptr<Player>(uint64_t seed)>;
 // Checks the spec now (throws std::invalid_argument) and returns a maker for it.
 PlayerMaker player_maker(const GamePtr& game, const std::string& spec);
 
-// A random opening: `plies` random legal moves from the initial state, drawn from `seed`, such
-// that the game is not over and the side to move has no move that wins at once. Falls back to
-// fewer plies where no such line is found.
-std::vector<Action> random_opening(const Game& game, int plies, uint64_t seed);
+// A random opening: `plies` random legal moves from `start` (default: the initial state), drawn
+// from `seed`, such that the game is not over and the side to move has no move that wins at
+// once. Falls back to fewer plies where no such line is found.
+std::vector<Action> random_opening(const Game& game, int plies, uint64_t seed,
+                                   const State* start = nullptr);
 
 struct PlayedGame {
   std::vector<Action> actions;  // from the start given to play_game
@@ -49,7 +50,10 @@ struct MatchGame {
   int a_player = 0;     // the side (player number) A played
   std::string spec[2];  // by player number
   uint64_t seed = 0;
-  std::vector<Action> actions;  // from the initial state, opening first
+  // The start both games of the pair played from (Game::parse_start reads it): a start drawn
+  // from the match seed for a random-start game, else the fixed start ("").
+  std::string start;
+  std::vector<Action> actions;  // from `start`, opening first
   int opening_plies = 0;
   Outcome outcome;
   bool adjudicated = false;
@@ -63,6 +67,9 @@ struct MatchOptions {
   int opening_plies = 4;
   uint64_t seed = 1;
   int max_plies = 2000;
+  // Every pair's start: a setup string or a position text (Game::parse_start); "" draws a start
+  // per pair from `seed` (the fixed start for a fixed-start game).
+  std::string position;
   std::optional<SprtConfig> sprt;
   // Called once per counted game, in game order, from one thread at a time.
   std::function<void(const MatchGame&)> on_game;

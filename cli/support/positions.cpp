@@ -9,9 +9,8 @@ namespace pincer::cli {
 Line play_line(const Game& game, const std::string& position_text,
                const std::vector<std::string>& moves) {
   Line line;
-  line.state = (position_text.empty() || position_text == "startpos")
-                   ? game.initial_state()
-                   : game.parse_state(position_text);
+  // "startpos" is an error for a random-start game; a setup string is one of its starts.
+  line.state = game.parse_start(position_text);
   for (size_t i = 0; i < moves.size(); ++i) {
     try {
       if (line.state->outcome().over) throw GameError("the game is already over");

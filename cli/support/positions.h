@@ -15,7 +15,8 @@ struct Line {
   std::vector<Action> actions;   // the moves played, in order
 };
 
-// Plays `moves` from `position_text` ("" or "startpos" for the initial position). Throws
+// Plays `moves` from `position_text` (Game::parse_start: "" or "startpos" for a fixed start, a
+// setup string or a position text). Throws
 // GameError naming the move number and text of the first bad move.
 Line play_line(const Game& game, const std::string& position_text,
                const std::vector<std::string>& moves);

@@ -119,5 +119,41 @@ TEST(Match, WorksForAnyGame) {
   EXPECT_EQ(r.games.size(), 6u);
 }
 
+// A random-start game: each colour-swapped pair plays from one start drawn from the match seed,
+// other pairs from other starts, the same seed gives the same starts, and each game's record
+// carries its start and reads back.
+TEST(Match, RandomStartsArePerPairAndInTheRecords) {
+  const GamePtr game = load_game("dice-6x6");
+  MatchOptions o;
+  o.games = 6;
+  o.seed = 11;
+  o.opening_plies = 2;
+  o.max_plies = 200;
+  const MatchResult r = run_match(game, "greedy", "random", o);
+  ASSERT_EQ(r.games.size(), 6u);
+  for (size_t i = 0; i < r.games.size(); i += 2) {
+    EXPECT_FALSE(r.games[i].start.empty());
+    EXPECT_EQ(r.games[i].start, r.games[i + 1].start);
+  }
+  EXPECT_NE(r.games[0].start, r.games[2].start);
+  EXPECT_EQ(run_match(game, "greedy", "random", o).games[4].start, r.games[4].start);
+  const std::string sgn = match_game_text(*game, r.games[3], "test");
+  EXPECT_NE(sgn.find("[Position \"" + r.games[3].start + "\"]"), std::string::npos);
+  const ReplayedGame back = replay_record(parse_sgn(sgn).at(0));
+  EXPECT_EQ(back.start->to_text(), r.games[3].start);
+
+  // A given start: every pair plays from it.
+  o.position = "35K612/21K543 b";
+  const MatchResult fixed = run_match(game, "greedy", "random", o);
+  for (const MatchGame& g : fixed.games)
+    EXPECT_EQ(g.start, "bakedc/bbbbbb/6/6/BBBBBB/CEKFAB b 0 0 0-0");
+  o.position = "35K612";
+  EXPECT_THROW(run_match(game, "greedy", "random", o), GameError);
+
+  // A fixed-start game keeps its start and writes no Position header.
+  const MatchResult seize = small_match(1, 3, 2);
+  EXPECT_EQ(seize.games[0].start, "");
+}
+
 }  // namespace
 }  // namespace pincer

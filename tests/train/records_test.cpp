@@ -119,5 +119,30 @@ TEST(Records, WindowTurnsRecordsIntoTargets) {
   EXPECT_THROW(window.add_game(*game, bad), RecordError);
 }
 
+// A random-start game's record replays from its stored start, not the game's initial state; a
+// record without a start (as written before starts were stored) replays from the initial state.
+TEST(Records, ReplayStartsFromTheRecordedStart) {
+  const GamePtr game = load_game("dice-7x7");
+  const auto start = game->setup_state("354K612/216K543 b");
+  GameRecord r;
+  r.set_start(start->to_text());
+  r.add_moves()->set_action(game->parse_action(*start, "a6-a5"));  // black moves first here
+  std::vector<std::string> seen;
+  replay_record(*game, r, [&](const State& s, int) { seen.push_back(s.to_text()); });
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_EQ(seen[0], start->to_text());
+  // The same move is illegal from the initial state (white to move there).
+  r.clear_start();
+  if (game->initial_state()->to_move() == 0)
+    EXPECT_THROW(replay_record(*game, r, [](const State&, int) {}), RecordError);
+  Window window(100);
+  r.set_start(start->to_text());
+  r.set_winner(-1);
+  r.mutable_moves(0)->set_full_search(true);
+  r.mutable_moves(0)->add_policy_actions(r.moves(0).action());
+  r.mutable_moves(0)->add_policy(1.0f);
+  EXPECT_EQ(window.add_game(*game, r), 1);
+}
+
 }  // namespace
 }  // namespace pincer::testing
