@@ -93,9 +93,11 @@ struct SelfPlay::Impl {
             std::make_unique<mcts::Search>(game, selfplay_search_config(sp, seed), cache.get());
       }
       s.search->seed(seed);
-      s.state = game->initial_state();
+      // A fresh start per game from its seed (the fixed start for most games).
+      s.state = game->start_state(seed);
       s.search->reset(*s.state);
       s.rec.Clear();
+      if (game->random_start()) s.rec.set_start(s.state->to_text());
       s.rec.set_game(game->game_name());
       s.rec.set_ruleset_name(game->ruleset_name());
       s.rec.set_fingerprint(game->fingerprint());
