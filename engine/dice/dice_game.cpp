@@ -94,35 +94,28 @@ std::string DiceState::to_diagram() const {
   const Rules& r = pos_.rules();
   std::ostringstream out;
   std::string files;
-  for (int f = 0; f < r.size; ++f) files += std::string(" ") + static_cast<char>('a' + f);
-  out << "    " << files << "\n";
-  const std::string text = dice::to_text(pos_);
+  for (int f = 0; f < r.size; ++f) files += std::string("  ") + static_cast<char>('a' + f);
+  out << "   " << files << "\n";
   for (int rank = r.size - 1; rank >= 0; --rank) {
     out << "  " << rank + 1 << " ";
     for (int file = 0; file < r.size; ++file) {
       const int sq = r.make_square(file, rank);
       const int side = pos_.owner(sq), kind = pos_.kind_at(sq);
-      char c = '.';
-      if (side >= 0) {
-        c = kind == kKing ? 'K' : static_cast<char>('0' + kind);
-        if (side == kBlack) c = kind == kKing ? 'k' : c;
-      }
-      out << ' ' << (side == kBlack && kind != kKing ? '(' : ' ');
-      out << c;
+      const char c = side < 0 ? '.' : kind == kKing ? 'K' : static_cast<char>('0' + kind);
+      out << (side == kBlack ? '(' : ' ') << c << (side == kBlack ? ')' : ' ');
     }
-    out << "  " << rank + 1 << "\n";
+    out << " " << rank + 1 << "\n";
   }
-  out << "    " << files << "\n";
-  out << "  white dice: digits, K; black dice: (digits), k. faces: 1-2 pawn, 3 knight, 4 bishop, "
-         "5 rook, 6 queen\n";
-  out << "  ";
-  if (pos_.over())
-    out << "game over";
-  else
-    out << kSideName[pos_.to_move()] << " to move";
-  out << "; ply " << pos_.ply() << "; capture-free plies " << pos_.halfmove() << "/"
+  out << "   " << files << "\n";
+  out << "  faces 1-2 pawn, 3 knight, 4 bishop, 5 rook, 6 queen, K King; black's in (brackets)\n";
+  out << "  "
+      << (pos_.over() ? std::string("game over")
+                      : std::string(kSideName[pos_.to_move()]) + " to move")
+      << "; ply " << pos_.ply() << "; capture-free plies " << pos_.halfmove() << "/"
       << r.capture_free_plies;
-  if (r.scored()) out << "; points " << pos_.points(0) << "-" << pos_.points(1);
+  if (r.timed_plies) out << "; timed play ends at ply " << r.timed_plies;
+  if (r.scored())
+    out << "; points " << pos_.points(0) << "-" << pos_.points(1) << " of " << r.score_target;
   out << "\n";
   return out.str();
 }

@@ -208,7 +208,7 @@ bool Position::is_legal(int action) const {
   return false;
 }
 
-void Position::apply(int action) {
+void Position::play(int action, bool check_moves) {
   const Rules& r = *rules_;
   const int from = action_from(r, action), to = action_to(r, action);
   const int us = side_, them = us ^ 1;
@@ -240,10 +240,10 @@ void Position::apply(int action) {
   ++ply_;
   side_ = static_cast<uint8_t>(them);
   key_ ^= keys().black_to_move;
-  decide(king_taken && !r.scored());
+  decide(king_taken && !r.scored(), check_moves);
 }
 
-void Position::decide(bool king_taken) {
+void Position::decide(bool king_taken, bool check_moves) {
   const Rules& r = *rules_;
   const int mover = side_ ^ 1;
   reason_ = Reason::kNone;
@@ -256,7 +256,7 @@ void Position::decide(bool king_taken) {
     reason_ = Reason::kTimed;
     const int a = popcount(occ_[0]), b = popcount(occ_[1]);
     winner_ = static_cast<int8_t>(a > b ? 0 : b > a ? 1 : -1);
-  } else if (!has_action()) {
+  } else if (check_moves && !has_action()) {
     reason_ = Reason::kNoMoves;
     winner_ = static_cast<int8_t>(r.no_moves == NoMoves::kLoses ? mover : -1);
   } else if (halfmove_ >= r.capture_free_plies) {
@@ -283,7 +283,7 @@ uint64_t perft(const Position& pos, int depth) {
   uint64_t nodes = 0;
   for (int a : list) {
     Position child = pos;
-    child.apply(a);
+    child.apply_for_perft(a);
     nodes += perft(child, depth - 1);
   }
   return nodes;

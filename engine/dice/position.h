@@ -85,7 +85,10 @@ class Position {
   // The number of moves `side` would have if it were to move, and the squares they reach.
   int mobility(int side, Bitboard& reach) const;
   // Plays a legal action.
-  void apply(int action);
+  void apply(int action) { play(action, true); }
+  // For perft: plays without asking whether the side to move is left without moves (such a
+  // position counts no leaves whether or not it is marked as over, so the answer is the same).
+  void apply_for_perft(int action) { play(action, false); }
 
   Result result() const { return {reason_, winner_}; }
   bool over() const { return reason_ != Reason::kNone; }
@@ -96,7 +99,8 @@ class Position {
   template <typename Visit>
   bool visit_targets(int us, Visit&& visit) const;
   void toggle(int sq, int side, int kind);
-  void decide(bool king_taken);
+  void play(int action, bool check_moves);
+  void decide(bool king_taken, bool check_moves = true);
 
   const Rules* rules_ = nullptr;
   Bitboard dice_[2][kKinds] = {};
