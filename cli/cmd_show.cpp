@@ -12,11 +12,17 @@ struct Options {
   std::string rules = "seize-reference";
   std::string position;
   std::vector<std::string> moves;
+  int64_t seed = -1;
 };
 
 void run(const Options& o) {
   const GamePtr game = load_game(o.rules);
-  const Line line = play_line(*game, o.position, o.moves);
+  // --seed: the start a random-start game draws from that seed (as self-play and matches do).
+  const std::string setup = o.seed >= 0 && o.position.empty()
+                                ? game->draw_setup(static_cast<uint64_t>(o.seed))
+                                : std::string();
+  const Line line = play_line(*game, setup.empty() ? o.position : setup, o.moves);
+  if (!setup.empty()) std::printf("  setup: %s\n", setup.c_str());
   std::fputs(line.state->to_diagram().c_str(), stdout);
   std::printf("  position: %s\n", line.state->to_text().c_str());
   const std::string compact = line.state->to_compact();
@@ -35,6 +41,8 @@ RegisterCommand reg{
       app.add_option("--rules", o->rules, "Ruleset name or file")->capture_default_str();
       app.add_option("--position", o->position, "Position text (default: the start)");
       app.add_option("--moves", o->moves, "Moves to play first, in any accepted form");
+      app.add_option("--seed", o->seed,
+                     "Without --position: the start a random-start game draws from this seed");
       app.callback([o] { run(*o); });
     }};
 

@@ -35,6 +35,12 @@ contains "scored points" '"points":{"white":5,"black":0},"result":null' "$out"
 
 out=$("$pincer" show --rules dice-7x7 --position '354K612/216K543' --moves a2-a3)
 contains "show position" "position: bafkedc/bbbbbbb/7/7/A6/1BBBBBB/CEDKFAB b 1 1 0-0" "$out"
+out=$("$pincer" show --rules dice-8x8 --seed 4)
+contains "show a drawn start" "setup: " "$out"
+setup=$(printf '%s\n' "$out" | sed -n 's/^  setup: //p')
+check "the drawn start is its setup's start" \
+  "$(printf '%s\n' "$out" | grep 'position:')" \
+  "$("$pincer" show --rules dice-8x8 --position "$setup" | grep 'position:')"
 out=$("$pincer" rules --rules dice-6x6-promotion-timed)
 contains "rules fingerprint" "fingerprint: " "$out"
 
