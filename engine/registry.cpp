@@ -3,6 +3,7 @@
 #include <map>
 #include <mutex>
 
+#include "engine/corners/corners_game.h"
 #include "engine/seega/seega_game.h"
 #include "engine/seize/seize_game.h"
 
@@ -13,6 +14,7 @@ namespace {
 std::map<std::string, GameFactory>& games() {
   // The registry: one line per game.
   static std::map<std::string, GameFactory> registry = {
+      {"corners", corners::make_game},
       {"seega", seega::make_game},
       {"seize", seize::make_game},
   };
