@@ -2,6 +2,9 @@
 
 namespace pincer::corners {
 
+// Search copies positions: keep them flat and small.
+static_assert(sizeof(Position) <= 80, "corners::Position must stay cheap to copy");
+
 namespace {
 
 struct Zobrist {
