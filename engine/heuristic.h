@@ -19,8 +19,11 @@ class Heuristic {
   virtual int evaluate(const State& state) const = 0;
 
   // What each action of `actions` (legal in `state`) captures at once, in the game's points (for
-  // SE!ZE 1 a guard, 2 a capped guard, 3 a boss); 0 for a quiet move. `out` gets one value per
-  // action. Used for move ordering, the capture-only quiescence search and the greedy player.
+  // SE!ZE 1 a guard, 2 a capped guard, 3 a boss), net of what the same action costs the mover
+  // where captures can remove the mover's own pieces too: negative for an action that loses more
+  // than it takes, 0 for a quiet move or an even trade. `out` gets one value per action. Used for
+  // move ordering (negative ones last), the quiescence search (which follows the positive ones
+  // only) and the greedy player (which takes the highest, negative included).
   virtual void capture_points(const State& state, const std::vector<Action>& actions,
                               std::vector<int>& out) const = 0;
 };

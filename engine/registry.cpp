@@ -3,6 +3,7 @@
 #include <map>
 #include <mutex>
 
+#include "engine/corners/corners_game.h"
 #include "engine/dice/dice_game.h"
 #include "engine/seega/seega_game.h"
 #include "engine/seize/seize_game.h"
@@ -15,6 +16,7 @@ namespace {
 std::map<std::string, GameFactory>& games() {
   // The registry: one line per game.
   static std::map<std::string, GameFactory> registry = {
+      {"corners", corners::make_game},
       {"dice", dice::make_game},
       {"seega", seega::make_game},
       {"seize", seize::make_game},

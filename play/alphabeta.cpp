@@ -17,7 +17,8 @@ namespace {
 constexpr int kInf = 2 * AlphaBeta::kWin;
 enum Bound : uint8_t { kNoBound, kExact, kLower, kUpper };
 
-// Move ordering keys: hash move, captures by points, killers, then history.
+// Move ordering keys: hash move, captures by net points, killers, history, then the moves whose
+// captures cost the mover more than they take (negative capture points).
 constexpr int kHashKey = 1 << 30;
 constexpr int kCaptureKey = 1 << 29;
 constexpr int kKillerKey = 1 << 28;
@@ -190,6 +191,7 @@ int AlphaBeta::negamax(const State& s, int depth, int alpha, int beta, int ply) 
               : caps[i] > 0           ? kCaptureKey + caps[i] * 1024 - static_cast<int>(i)
               : a == killers_[ply][0] ? kKillerKey + 1
               : a == killers_[ply][1] ? kKillerKey
+              : caps[i] < 0           ? caps[i] - 1  // costs the mover more than it takes: last
                                       : history_[a];
   }
 
@@ -209,7 +211,7 @@ int AlphaBeta::negamax(const State& s, int depth, int alpha, int beta, int ply) 
   for (size_t i = 0; i < moves.size(); ++i) {
     pick(moves, caps, keys, i);
     const Action a = moves[i];
-    if (futile && i > 0 && caps[i] == 0 && keys[i] < kKillerKey) continue;
+    if (futile && i > 0 && caps[i] <= 0 && keys[i] < kKillerKey) continue;
     auto child = s.clone();
     child->apply(a);
     const bool same = child->to_move() == s.to_move();
@@ -218,7 +220,7 @@ int AlphaBeta::negamax(const State& s, int depth, int alpha, int beta, int ply) 
       v = child_value(*child, same, depth - 1, alpha, beta, ply + 1);
     } else {
       int r = 0;
-      if (depth >= 3 && i >= 3 && caps[i] == 0 && keys[i] < kKillerKey) {
+      if (depth >= 3 && i >= 3 && caps[i] <= 0 && keys[i] < kKillerKey) {
         r = options_.selective ? reduction(depth, static_cast<int>(i), pv_node) : 1;
       }
       v = child_value(*child, same, depth - 1 - r, alpha, alpha + 1, ply + 1);
@@ -237,7 +239,7 @@ int AlphaBeta::negamax(const State& s, int depth, int alpha, int beta, int ply) 
         alpha = v;
         update_pv(ply, a);
         if (alpha >= beta) {
-          if (caps[i] == 0) {
+          if (caps[i] <= 0) {
             if (killers_[ply][0] != a) killers_[ply][1] = killers_[ply][0], killers_[ply][0] = a;
             history_[a] += depth * depth;
             if (history_[a] > kHistoryMax) {

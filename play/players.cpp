@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -83,7 +84,7 @@ class GreedyPlayer : public Player {
     const int us = state.to_move();
     heuristic_.capture_points(state, actions_, points_);
     best_.clear();
-    int best_value = -1;
+    int best_value = std::numeric_limits<int>::min();  // capture points may be negative
     bool winning = false;
     for (size_t i = 0; i < actions_.size(); ++i) {
       auto child = state.clone();

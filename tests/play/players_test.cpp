@@ -218,5 +218,36 @@ TEST(SeizeHeuristic, EvaluationSeesMaterial) {
   EXPECT_LT(h.evaluate(*gold), -50);
 }
 
+// A game whose captures always cost the mover (capture points -2 and below, the corners game's
+// kind): greedy takes the least costly, alphabeta still plays, quiescence follows none of them.
+class CostlyCaptures : public Heuristic {
+ public:
+  int evaluate(const State&) const override { return 0; }
+  void capture_points(const State&, const std::vector<Action>& actions,
+                      std::vector<int>& out) const override {
+    out.clear();
+    for (Action a : actions) out.push_back(a == 4 ? -2 : -3 - a);
+  }
+};
+
+class CostlyTicTacToe : public testing::TicTacToeGame {
+ public:
+  const Heuristic* heuristic() const override { return &heuristic_; }
+
+ private:
+  CostlyCaptures heuristic_;
+};
+
+TEST(Greedy, TakesTheLeastCostlyWhenEveryCaptureCostsTheMover) {
+  const GamePtr game = std::make_shared<CostlyTicTacToe>();
+  auto s = game->initial_state();
+  for (uint64_t seed = 0; seed < 8; ++seed)
+    EXPECT_EQ(make_player(game, "greedy", seed)->choose(*s), 4);
+  std::vector<Action> legal;
+  s->legal_actions(legal);
+  const Action a = make_player(game, "alphabeta:depth=3", 0)->choose(*s);
+  EXPECT_NE(std::find(legal.begin(), legal.end(), a), legal.end());
+}
+
 }  // namespace
 }  // namespace pincer

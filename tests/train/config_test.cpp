@@ -18,7 +18,8 @@ std::string refusal(const std::string& text) {
 }
 
 TEST(RunConfig, ShippedConfigsLoad) {
-  for (const char* name : {"seize-tiny", "seize", "seega", "dice", "dice-tiny"}) {
+  for (const char* name :
+       {"seize-tiny", "seize", "seega", "dice", "dice-tiny", "corners", "corners-tiny"}) {
     const RunConfig c = load_run_config(source_dir() + "/configs/runs/" + name + ".textproto");
     EXPECT_FALSE(c.rules().empty()) << name;
     EXPECT_GT(c.network().blocks(), 0) << name;
