@@ -1,0 +1,116 @@
+#include "book/stats.h"
+
+#include <cmath>
+#include <unordered_set>
+
+#include "engine/record.h"
+
+namespace pincer::book {
+
+std::pair<double, double> wilson_interval(uint64_t k, uint64_t n, double z) {
+  if (n == 0) return {0.0, 1.0};
+  const double p = double(k) / double(n), nn = double(n), z2 = z * z;
+  const double centre = (p + z2 / (2 * nn)) / (1 + z2 / nn);
+  const double half = z * std::sqrt(p * (1 - p) / nn + z2 / (4 * nn * nn)) / (1 + z2 / nn);
+  return {std::max(0.0, centre - half), std::min(1.0, centre + half)};
+}
+
+void add_result(GameStats& s, bool finished, int winner) {
+  s.set_games(s.games() + 1);
+  if (!finished) return;
+  if (winner == 0) s.set_wins0(s.wins0() + 1);
+  if (winner == 1) s.set_wins1(s.wins1() + 1);
+  if (winner < 0) s.set_draws(s.draws() + 1);
+}
+
+void add_stats(GameStats& into, const GameStats& from) {
+  into.set_games(into.games() + from.games());
+  into.set_wins0(into.wins0() + from.wins0());
+  into.set_wins1(into.wins1() + from.wins1());
+  into.set_draws(into.draws() + from.draws());
+}
+
+void StatsCollector::add_game(const State& start, const std::vector<Action>& actions, bool finished,
+                              int winner) {
+  ++games_;
+  std::unordered_set<uint64_t> seen;
+  std::unique_ptr<State> state = start.clone();
+  for (size_t ply = 0; ply <= actions.size() && static_cast<int>(ply) <= options_.max_plies;
+       ++ply) {
+    const uint64_t hash = state->hash();
+    const bool first = seen.insert(hash).second;
+    Entry& e = entries_[hash];
+    if (e.text.empty()) e.text = state->to_text(), e.to_move = state->to_move();
+    if (first) add_result(e.stats, finished, winner);
+    if (ply == actions.size() || static_cast<int>(ply) == options_.max_plies) break;
+    const Action a = actions[ply];
+    std::pair<BookMove, GameStats>* move = nullptr;
+    for (auto& m : e.moves) {
+      if (m.first.action() == a) move = &m;
+    }
+    if (!move) {
+      e.moves.emplace_back();
+      move = &e.moves.back();
+      move->first.set_action(a);
+      move->first.set_text(game_.action_text(*state, a, true));
+    }
+    state->apply(a);
+    move->first.set_child_hash(state->hash());
+    if (first) add_result(move->second, finished, winner);
+  }
+}
+
+int StatsCollector::add_sgn(const std::string& text, const std::string& origin,
+                            std::vector<std::string>& errors) {
+  std::vector<SgnRecord> records;
+  try {
+    records = parse_sgn(text);
+  } catch (const std::exception& e) {
+    errors.push_back(origin + ": " + e.what());
+    return 0;
+  }
+  int added = 0;
+  for (size_t i = 0; i < records.size(); ++i) {
+    try {
+      const ReplayedGame g = replay_record(records[i]);
+      if (g.game->fingerprint() != game_.fingerprint()) {
+        throw GameError("played under " + g.game->ruleset_name() + " (fingerprint " +
+                        g.game->fingerprint() + "), not " + game_.ruleset_name() +
+                        " (fingerprint " + game_.fingerprint() + ")");
+      }
+      const Outcome o = g.final->outcome();
+      add_game(*g.start, g.actions, o.over, o.winner);
+      ++added;
+    } catch (const std::exception& e) {
+      errors.push_back(origin + ": game " + std::to_string(i + 1) + " (line " +
+                       std::to_string(records[i].first_line) + "): " + e.what());
+    }
+  }
+  return added;
+}
+
+void StatsCollector::merge_into(OpeningBook& book) const {
+  for (const auto& [hash, e] : entries_) {
+    BookPosition* pos = book.find(hash);
+    if (!pos) {
+      if (e.stats.games() < options_.min_games) continue;
+      pos = &book.at_hash(hash, e.text, e.to_move);
+    }
+    add_stats(*pos->mutable_stats(), e.stats);
+    for (const auto& [move, stats] : e.moves) {
+      BookMove* target = nullptr;
+      for (BookMove& m : *pos->mutable_moves()) {
+        if (m.action() == move.action()) target = &m;
+      }
+      if (!target) {
+        target = pos->add_moves();
+        *target = move;
+        target->clear_stats();
+      }
+      add_stats(*target->mutable_stats(), stats);
+    }
+  }
+  book.header().set_records_read(book.header().records_read() + games_);
+}
+
+}  // namespace pincer::book

@@ -1,0 +1,51 @@
+// Game statistics in a book: every position a game passed through (up to a ply limit) counts the
+// game and its result, and each move played there counts too. Positions are created as needed.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "book/book.h"
+
+namespace pincer::book {
+
+// Wilson score interval (95% for z = 1.96) of a proportion k / n; {0, 1} when n == 0.
+std::pair<double, double> wilson_interval(uint64_t k, uint64_t n, double z = 1.96);
+
+struct StatsOptions {
+  int max_plies = 40;      // positions after more plies than this are not counted
+  uint64_t min_games = 1;  // a position not yet in the book is added only with this many games
+};
+
+// Collects games, then adds them to a book. A game counts once per position even if it passes
+// through it twice.
+class StatsCollector {
+ public:
+  StatsCollector(const Game& game, StatsOptions options) : game_(game), options_(options) {}
+  // One game: its start, its moves, and its winner (0, 1, -1 draw; `finished` false: unknown).
+  void add_game(const State& start, const std::vector<Action>& actions, bool finished, int winner);
+  // Every record of an SGN text (engine/record.h); a record that fails to replay is skipped and
+  // its error appended to `errors` ("game N (line L): ..."). Returns the games added.
+  int add_sgn(const std::string& text, const std::string& origin, std::vector<std::string>& errors);
+  // Adds the counts to `book`, creating positions with at least min_games games.
+  void merge_into(OpeningBook& book) const;
+  uint64_t games() const { return games_; }
+
+ private:
+  struct Entry {
+    std::string text;
+    int to_move = 0;
+    GameStats stats;
+    std::vector<std::pair<BookMove, GameStats>> moves;  // action, text, child hash; stats
+  };
+  const Game& game_;
+  StatsOptions options_;
+  std::unordered_map<uint64_t, Entry> entries_;
+  uint64_t games_ = 0;
+};
+
+void add_result(GameStats& s, bool finished, int winner);
+void add_stats(GameStats& into, const GameStats& from);
+
+}  // namespace pincer::book

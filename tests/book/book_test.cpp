@@ -1,0 +1,289 @@
+// The opening book: built on tic-tac-toe it finds the game's exact values; transpositions are one
+// entry; game statistics are counted from hand-written records; other rules are refused; an
+// interrupted build resumes to the same book.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <unordered_map>
+
+#include "book/build.h"
+#include "book/stats.h"
+#include "engine/registry.h"
+#include "mcts/evaluators.h"
+#include "tests/support/tictactoe.h"
+
+namespace pincer::book {
+namespace {
+
+using pincer::testing::make_tictactoe;
+
+std::string scratch(const std::string& name) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("pincer-book-test-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  return (dir / name).string();
+}
+
+// Exact negamax value for the side to move (players may not alternate in general; here they do).
+int solve(const State& s, std::unordered_map<uint64_t, int>& memo) {
+  auto it = memo.find(s.hash());
+  if (it != memo.end()) return it->second;
+  const Outcome o = s.outcome();
+  int best = -2;
+  if (o.over) {
+    best = o.winner < 0 ? 0 : (o.winner == s.to_move() ? 1 : -1);
+  } else {
+    std::vector<Action> legal;
+    s.legal_actions(legal);
+    for (Action a : legal) {
+      auto c = s.clone();
+      c->apply(a);
+      const int v = solve(*c, memo);
+      best = std::max(best, c->to_move() == s.to_move() ? v : -v);
+    }
+  }
+  return memo[s.hash()] = best;
+}
+
+BuildOptions options(int64_t positions) {
+  BuildOptions o;
+  o.positions = positions;
+  o.search.simulations = 16;
+  o.evaluator_id = "uniform";
+  return o;
+}
+
+std::unique_ptr<State> after(const Game& game, const std::vector<std::string>& moves) {
+  auto s = game.initial_state();
+  for (const std::string& m : moves) s->apply(game.parse_action(*s, m));
+  return s;
+}
+
+void expect_exact(const OpeningBook& book, const State& root) {
+  std::unordered_map<uint64_t, int> memo;
+  const BookPosition* pos = book.find(root.hash());
+  ASSERT_NE(pos, nullptr);
+  EXPECT_TRUE(pos->solved());
+  EXPECT_EQ(pos->value(), solve(root, memo)) << root.to_text();
+  std::vector<Action> legal;
+  root.legal_actions(legal);
+  ASSERT_EQ(pos->moves_size(), static_cast<int>(legal.size()));
+  for (const BookMove& m : pos->moves()) {
+    auto child = root.clone();
+    child->apply(m.action());
+    const int exact = -solve(*child, memo);
+    const BookPosition* c = book.find(m.child_hash());
+    ASSERT_NE(c, nullptr) << m.text();
+    if (c->solved()) {
+      EXPECT_EQ(move_value(book, *pos, m), exact) << root.to_text() << " " << m.text();
+    } else {
+      // An unproved move must be a refuted one only when the position is won elsewhere.
+      EXPECT_EQ(pos->value(), 1.0f) << m.text();
+    }
+  }
+}
+
+TEST(BookBuild, FindsExactValuesOfTicTacToe) {
+  GamePtr game = make_tictactoe();
+  mcts::UniformEvaluator eval;
+  OpeningBook book(*game);
+  auto root = game->initial_state();
+  const BuildSummary s = build(book, game, *root, eval, options(6000));
+  EXPECT_TRUE(s.exhausted);  // the start is proved before 6000 positions
+  std::printf("tic-tac-toe proved with %zu positions\n", book.size());
+  EXPECT_LE(book.size(), 5478u);  // tic-tac-toe's reachable positions
+  expect_exact(book, *root);
+  const BookPosition* start = book.find(root->hash());
+  EXPECT_EQ(start->value(), 0.0f);
+  // Every first move draws, and the proof covers each of them.
+  for (const BookMove& m : start->moves()) EXPECT_TRUE(book.find(m.child_hash())->solved());
+  // The build's incremental back-up agrees with a full one.
+  OpeningBook full = book;
+  back_up(full);
+  for (const auto& [hash, p] : book.positions()) {
+    EXPECT_EQ(full.find(hash)->value(), p.value()) << p.text();
+    EXPECT_EQ(full.find(hash)->solved(), p.solved()) << p.text();
+  }
+}
+
+TEST(BookBuild, FindsWinsAndLossesFromAPosition) {
+  GamePtr game = make_tictactoe();
+  mcts::UniformEvaluator eval;
+  // x a1, o b1: x to move wins with several moves and only draws with others.
+  auto root = after(*game, {"a1", "b1"});
+  OpeningBook book(*game);
+  build(book, game, *root, eval, options(3000));
+  expect_exact(book, *root);
+  EXPECT_EQ(book.find(root->hash())->value(), 1.0f);
+  // o to move after x b2 (x forks next): a proved loss for o, every move of which loses.
+  auto lost = after(*game, {"a1", "b1", "b2"});
+  OpeningBook loss_book(*game);
+  build(loss_book, game, *lost, eval, options(3000));
+  expect_exact(loss_book, *lost);
+  EXPECT_EQ(loss_book.find(lost->hash())->value(), -1.0f);
+}
+
+TEST(BookBuild, MergesTranspositions) {
+  GamePtr game = make_tictactoe();
+  mcts::UniformEvaluator eval;
+  OpeningBook book(*game);
+  build(book, game, *game->initial_state(), eval, options(400));
+  auto a = after(*game, {"a1", "b1", "c1"});
+  auto b = after(*game, {"c1", "b1", "a1"});
+  ASSERT_EQ(a->hash(), b->hash());
+  // Every stored child hash is unique per position, and no two entries hold the same position.
+  std::set<std::string> texts;
+  for (const auto& [hash, p] : book.positions()) {
+    EXPECT_EQ(hash, p.hash());
+    EXPECT_TRUE(texts.insert(p.text()).second) << p.text();
+  }
+  // Both lines lead to one entry, reached from both parents.
+  auto pa = after(*game, {"a1", "b1"});
+  auto pb = after(*game, {"c1", "b1"});
+  int links = 0;
+  for (const auto* parent : {book.find(pa->hash()), book.find(pb->hash())}) {
+    if (!parent) continue;
+    for (const BookMove& m : parent->moves()) links += m.child_hash() == a->hash();
+  }
+  EXPECT_EQ(links, (book.find(pa->hash()) != nullptr) + (book.find(pb->hash()) != nullptr));
+}
+
+TEST(BookBuild, SavesLoadsAndRefusesOtherRules) {
+  GamePtr game = make_tictactoe();
+  mcts::UniformEvaluator eval;
+  OpeningBook book(*game);
+  build(book, game, *game->initial_state(), eval, options(50));
+  const std::string path = scratch("refuse.book");
+  book.save(path);
+  OpeningBook again = OpeningBook::load(path, *game);
+  EXPECT_EQ(again.size(), book.size());
+  EXPECT_EQ(again.header().model_id(), "uniform");
+  GamePtr other = load_game("seize-v0");
+  try {
+    OpeningBook::load(path, *other);
+    FAIL() << "a book under another fingerprint was loaded";
+  } catch (const BookError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find(game->fingerprint()), std::string::npos) << what;
+    EXPECT_NE(what.find(other->fingerprint()), std::string::npos) << what;
+  }
+  // Another evaluator is refused too.
+  BuildOptions o = options(60);
+  o.evaluator_id = "some-model";
+  EXPECT_THROW(build(again, game, *game->initial_state(), eval, o), BookError);
+  // Garbage is refused with the file named.
+  const std::string junk = scratch("junk.book");
+  std::ofstream(junk) << "not a book";
+  EXPECT_THROW(OpeningBook::load(junk, *game), BookError);
+}
+
+TEST(BookBuild, ResumesAfterAnInterruptedBuild) {
+  GamePtr game = make_tictactoe();
+  mcts::UniformEvaluator eval;
+  auto root = game->initial_state();
+  OpeningBook whole(*game);
+  build(whole, game, *root, eval, options(80));
+
+  const std::string path = scratch("resume.book");
+  std::filesystem::remove(path);
+  {
+    OpeningBook book(*game);
+    BuildOptions o = options(80);
+    o.path = path;
+    o.on_position = [](const OpeningBook& b, const BookPosition&) {
+      if (b.searched() == 30) throw std::runtime_error("killed");
+    };
+    EXPECT_THROW(build(book, game, *root, eval, o), std::runtime_error);
+  }
+  OpeningBook resumed = OpeningBook::load(path, *game);
+  EXPECT_EQ(resumed.searched(), 30u);  // nothing lost but the position being searched
+  BuildOptions o = options(80);
+  o.path = path;
+  const BuildSummary s = build(resumed, game, *root, eval, o);
+  EXPECT_EQ(s.added, 50);
+  OpeningBook reread = OpeningBook::load(path, *game);
+  ASSERT_EQ(reread.size(), whole.size());
+  for (const auto& [hash, p] : whole.positions()) {
+    const BookPosition* q = reread.find(hash);
+    ASSERT_NE(q, nullptr) << p.text();
+    EXPECT_EQ(q->value(), p.value()) << p.text();
+    EXPECT_EQ(q->solved(), p.solved()) << p.text();
+  }
+}
+
+TEST(BookStats, WilsonIntervals) {
+  auto [lo, hi] = wilson_interval(1, 3);
+  EXPECT_NEAR(lo, 0.0615, 1e-3);
+  EXPECT_NEAR(hi, 0.7923, 1e-3);
+  std::tie(lo, hi) = wilson_interval(0, 10);
+  EXPECT_NEAR(lo, 0.0, 1e-9);
+  EXPECT_NEAR(hi, 0.2775, 1e-3);
+  std::tie(lo, hi) = wilson_interval(0, 0);
+  EXPECT_EQ(lo, 0.0);
+  EXPECT_EQ(hi, 1.0);
+}
+
+TEST(BookStats, CountsGamesFromRecords) {
+  pincer::testing::register_tictactoe();
+  const std::string rules = scratch("tictactoe.textproto");
+  std::ofstream(rules) << "game: \"tictactoe\"\nname: \"tictactoe\"\n";
+  GamePtr game = load_game(rules);
+  const std::string head =
+      "[Ruleset \"" + rules + "\"]\n[Fingerprint \"" + game->fingerprint() + "\"]\n";
+  const std::string sgn = head + "[Result \"x\"]\n\n1. a1 b1 2. a2 b2 3. a3\n\n" + head +
+                          "[Result \"o\"]\n\n1. a1 b1 2. c3 b2 3. c1 b3\n\n" + head +
+                          "[Result \"draw\"]\n\n1. b2 a1 2. c3 c1 3. b1 b3 4. a3 c2 5. a2\n\n" +
+                          head + "\n1. a1 zz\n";  // an illegal move: reported, not counted
+  StatsCollector stats(*game, StatsOptions{});
+  std::vector<std::string> errors;
+  EXPECT_EQ(stats.add_sgn(sgn, "games.sgn", errors), 3);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_NE(errors[0].find("game 4"), std::string::npos) << errors[0];
+  OpeningBook book(*game);
+  stats.merge_into(book);
+  const BookPosition* start = book.find(game->initial_state()->hash());
+  ASSERT_NE(start, nullptr);
+  EXPECT_EQ(start->stats().games(), 3u);
+  EXPECT_EQ(start->stats().wins0(), 1u);
+  EXPECT_EQ(start->stats().wins1(), 1u);
+  EXPECT_EQ(start->stats().draws(), 1u);
+  ASSERT_EQ(start->moves_size(), 2);  // a1 (twice) and b2
+  for (const BookMove& m : start->moves()) {
+    if (m.text() == "a1") {
+      EXPECT_EQ(m.stats().games(), 2u);
+      EXPECT_EQ(m.stats().wins0(), 1u);
+      EXPECT_EQ(m.stats().wins1(), 1u);
+    } else {
+      EXPECT_EQ(m.text(), "b2");
+      EXPECT_EQ(m.stats().draws(), 1u);
+    }
+  }
+  const BookPosition* a1b1 = book.find(after(*game, {"a1", "b1"})->hash());
+  ASSERT_NE(a1b1, nullptr);
+  EXPECT_EQ(a1b1->stats().games(), 2u);
+  EXPECT_EQ(book.header().records_read(), 3u);
+
+  // A later build keeps the statistics of the positions it searches.
+  mcts::UniformEvaluator eval;
+  build(book, game, *game->initial_state(), eval, options(20));
+  start = book.find(game->initial_state()->hash());
+  EXPECT_TRUE(start->searched());
+  EXPECT_EQ(start->moves_size(), 9);
+  EXPECT_EQ(start->stats().games(), 3u);
+  for (const BookMove& m : start->moves()) {
+    EXPECT_EQ(m.stats().games(), m.text() == "a1" ? 2u : m.text() == "b2" ? 1u : 0u) << m.text();
+  }
+
+  // min_games: positions reached by fewer games are not created.
+  StatsCollector strict(*game, StatsOptions{40, 2});
+  strict.add_sgn(sgn, "games.sgn", errors);
+  OpeningBook small(*game);
+  strict.merge_into(small);
+  EXPECT_EQ(small.size(), 3u);  // the start, a1 and a1 b1: the only ones two games reached
+}
+
+}  // namespace
+}  // namespace pincer::book
