@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# End-to-end checks of `pincer book`: build (resumed), show, export, stats from match records,
+# refusal under other rules. Usage: book.sh PINCER SOURCE_DIR
+set -u
+pincer=$1
+failures=0
+check() {
+  if [ "$2" != "$3" ]; then
+    printf 'FAIL %s\n  expected: %s\n  actual:   %s\n' "$1" "$2" "$3"
+    failures=$((failures + 1))
+  fi
+}
+contains() {
+  case "$3" in *"$2"*) ;; *) printf 'FAIL %s: no "%s" in:\n%s\n' "$1" "$2" "$3"; failures=$((failures + 1)) ;; esac
+}
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+book=$dir/seize.book
+
+out=$("$pincer" --log-level warn book build --rules seize-v0 --book "$book" --positions 6 --visits 16)
+contains "first build" "6 positions (6 added)" "$out"
+out=$("$pincer" --log-level warn book build --rules seize-v0 --book "$book" --positions 9 --visits 16)
+contains "resumed build" "9 positions (3 added)" "$out"
+
+json=$("$pincer" book show --book "$book" --json)
+check "show json: 8 first moves" 8 "$(printf '%s' "$json" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["moves"]))')"
+out=$("$pincer" book show --book "$book")
+contains "show table" "mover wins" "$out"
+
+"$pincer" --log-level warn match --rules seize-v0 --a random --b random --games 4 --max-plies 12 --sgn "$dir/games" >/dev/null 2>&1
+out=$("$pincer" --log-level error book stats --book "$book" --games "$dir/games")
+contains "stats read" "4 games" "$out"
+games=$("$pincer" book show --book "$book" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["stats"]["games"])')
+check "stats at the start" 4 "$games"
+
+sgn=$("$pincer" book export --book "$book" --format sgn)
+contains "export sgn" '[Event "book main line"]' "$sgn"
+printf '%s\n' "$sgn" > "$dir/lines.sgn"
+contains "exported lines replay" "ok" "$("$pincer" sgn check "$dir/lines.sgn")"
+check "export json positions" 1 "$("$pincer" book export --book "$book" --format json | python3 -c 'import json,sys; b=json.load(sys.stdin); print(int(len(b["positions"]) >= 9))')"
+
+out=$("$pincer" book show --rules seize-reference --book "$book" 2>&1)
+check "other rules refused" 1 "$?"
+contains "refusal names fingerprints" "fingerprint" "$out"
+
+exit $((failures > 0))
