@@ -1,5 +1,6 @@
 #include "book/stats.h"
 
+#include <algorithm>
 #include <cmath>
 #include <unordered_set>
 
@@ -87,6 +88,28 @@ int StatsCollector::add_sgn(const std::string& text, const std::string& origin,
     }
   }
   return added;
+}
+
+void StatsCollector::add_record(const GameRecord& record) {
+  if (record.fingerprint() != game_.fingerprint()) {
+    throw GameError("a record played under " + record.ruleset_name() + " (fingerprint " +
+                    record.fingerprint() + "), not " + game_.ruleset_name() + " (fingerprint " +
+                    game_.fingerprint() + ")");
+  }
+  std::unique_ptr<State> start = game_.parse_start(record.start());
+  std::unique_ptr<State> state = start->clone();
+  std::vector<Action> actions;
+  std::vector<Action> legal;
+  for (const MoveRecord& m : record.moves()) {
+    state->legal_actions(legal);
+    if (std::find(legal.begin(), legal.end(), m.action()) == legal.end()) {
+      throw GameError("move " + std::to_string(actions.size() + 1) + " (action " +
+                      std::to_string(m.action()) + ") is illegal");
+    }
+    state->apply(m.action());
+    actions.push_back(m.action());
+  }
+  add_game(*start, actions, true, record.winner() < 0 ? -1 : record.winner());
 }
 
 void StatsCollector::merge_into(OpeningBook& book) const {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "book/book.h"
+#include "proto/record.pb.h"
 
 namespace pincer::book {
 
@@ -28,6 +29,9 @@ class StatsCollector {
   // Every record of an SGN text (engine/record.h); a record that fails to replay is skipped and
   // its error appended to `errors` ("game N (line L): ..."). Returns the games added.
   int add_sgn(const std::string& text, const std::string& origin, std::vector<std::string>& errors);
+  // One self-play or match record (proto/record.proto). A game cut at the move limit counts as
+  // the draw the trainer scored it as. Throws GameError for another fingerprint or a bad move.
+  void add_record(const GameRecord& record);
   // Adds the counts to `book`, creating positions with at least min_games games.
   void merge_into(OpeningBook& book) const;
   uint64_t games() const { return games_; }

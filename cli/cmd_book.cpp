@@ -23,13 +23,19 @@ BookModelFactory& book_model_factory() {
   return factory;
 }
 
+BookChunkReader& book_chunk_reader() {
+  static BookChunkReader reader;
+  return reader;
+}
+
 namespace {
 
 using namespace pincer::book;
 using json = nlohmann::json;
 
 struct BookArgs {
-  std::string rules, book, position, model, evaluator = "uniform", device = "cpu", format = "json";
+  std::string rules, book, position, model, model_id, evaluator = "uniform", device = "cpu",
+                                                      format = "json";
   std::vector<std::string> moves, games;
   int64_t positions = 100;
   int visits = 200, threads = 1, save_every = 1, max_plies = 40;
@@ -99,7 +105,8 @@ void run_stats(const BookArgs& a) {
   for (const std::string& g : a.games) {
     if (std::filesystem::is_directory(g)) {
       for (const auto& e : std::filesystem::recursive_directory_iterator(g)) {
-        if (e.is_regular_file() && e.path().extension() == ".sgn") files.push_back(e.path());
+        const auto ext = e.path().extension();
+        if (e.is_regular_file() && (ext == ".sgn" || ext == ".chunk")) files.push_back(e.path());
       }
     } else {
       files.push_back(g);
@@ -108,7 +115,21 @@ void run_stats(const BookArgs& a) {
   std::sort(files.begin(), files.end());
   for (const std::string& f : files) {
     try {
-      stats.add_sgn(read_whole_file(f), f, errors);
+      if (std::filesystem::path(f).extension() != ".chunk") {
+        stats.add_sgn(read_whole_file(f), f, errors);
+        continue;
+      }
+      if (!book_chunk_reader()) throw std::runtime_error(f + ": record chunks need torch");
+      const RecordChunk chunk = book_chunk_reader()(f, *game);
+      for (int i = 0; i < chunk.games_size(); ++i) {
+        const GameRecord& g = chunk.games(i);
+        if (g.model_id().rfind(a.model_id, 0) != 0) continue;
+        try {
+          stats.add_record(g);
+        } catch (const std::exception& e) {
+          errors.push_back(f + ": game " + std::to_string(i + 1) + ": " + e.what());
+        }
+      }
     } catch (const std::exception& e) {
       errors.push_back(e.what());
     }
@@ -263,9 +284,13 @@ RegisterCommand reg{
       b->add_option("--moves", a->moves, "Moves from the root position");
       b->callback([a] { run_build(*a); });
 
-      CLI::App* s = app.add_subcommand("stats", "Add game statistics from SGN records");
+      CLI::App* s =
+          app.add_subcommand("stats", "Add game statistics from SGN records and self-play chunks");
       common(s);
-      s->add_option("--games", a->games, "SGN files or directories")->required();
+      s->add_option("--games", a->games, "SGN files, record chunks or directories of them")
+          ->required();
+      s->add_option("--model-id", a->model_id,
+                    "Only chunk games played by models whose id starts so (one generation)");
       s->add_option("--min-games", a->min_games, "Add new positions reached by this many games");
       s->add_option("--max-plies", a->max_plies, "Count positions up to this ply")
           ->check(CLI::Range(0, 10000));

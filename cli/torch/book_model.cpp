@@ -1,8 +1,10 @@
-// Installs the network evaluator of `pincer book build --model` (cli/book_model.h).
+// Installs the network evaluator of `pincer book build --model` and the record chunk reader of
+// `pincer book stats` (cli/book_model.h).
 #include "cli/book_model.h"
 
 #include "nn/model.h"
 #include "train/net_player.h"
+#include "train/records.h"
 
 namespace pincer::cli {
 namespace {
@@ -13,6 +15,9 @@ struct RegisterBookModel {
                               const std::string& device, std::string& model_id) {
       model_id = Model::read_metadata(path).model_id();
       return std::static_pointer_cast<Evaluator>(shared_inference_service(game, path, device));
+    };
+    book_chunk_reader() = [](const std::string& path, const Game& game) {
+      return read_record_chunk(path, game);
     };
   }
 } register_book_model;

@@ -285,5 +285,36 @@ TEST(BookStats, CountsGamesFromRecords) {
   EXPECT_EQ(small.size(), 3u);  // the start, a1 and a1 b1: the only ones two games reached
 }
 
+TEST(BookStats, CountsSelfPlayRecords) {
+  GamePtr game = make_tictactoe();
+  GameRecord r;
+  r.set_fingerprint(game->fingerprint());
+  auto start = game->initial_state();
+  for (const char* m : {"b2", "a1", "c3"}) {
+    auto s = after(*game, {});
+    r.add_moves()->set_action(game->parse_action(*s, m));
+  }
+  r.set_winner(1);
+  StatsCollector stats(*game, StatsOptions{});
+  stats.add_record(r);
+  r.set_winner(-1);
+  stats.add_record(r);
+  GameRecord bad = r;
+  bad.mutable_moves(2)->set_action(4);  // b2 again: illegal
+  EXPECT_THROW(stats.add_record(bad), GameError);
+  GameRecord other = r;
+  other.set_fingerprint("0123456789abcdef");
+  EXPECT_THROW(stats.add_record(other), GameError);
+  OpeningBook book(*game);
+  stats.merge_into(book);
+  const BookPosition* p = book.find(after(*game, {"b2", "a1"})->hash());
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->stats().games(), 2u);
+  EXPECT_EQ(p->stats().wins1(), 1u);
+  EXPECT_EQ(p->stats().draws(), 1u);
+  ASSERT_EQ(p->moves_size(), 1);
+  EXPECT_EQ(p->moves(0).text(), "c3");
+}
+
 }  // namespace
 }  // namespace pincer::book
