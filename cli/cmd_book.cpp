@@ -40,6 +40,7 @@ struct BookArgs {
   int64_t positions = 100;
   int visits = 200, threads = 1, save_every = 1, max_plies = 40;
   uint64_t min_games = 1;
+  int64_t seed = -1;
   bool as_json = false;
 };
 
@@ -72,7 +73,11 @@ void run_build(const BookArgs& a) {
     evaluator = std::make_shared<mcts::UniformEvaluator>();
     o.evaluator_id = "uniform";
   }
-  const Line root = play_line(*game, a.position, a.moves);
+  // --seed: the start a random-start game draws from that seed (as `pincer show` does).
+  const std::string setup = a.seed >= 0 && a.position.empty()
+                                ? game->draw_setup(static_cast<uint64_t>(a.seed))
+                                : std::string();
+  const Line root = play_line(*game, setup.empty() ? a.position : setup, a.moves);
   o.positions = a.positions;
   o.search.simulations = a.visits;
   o.search.leaves_per_batch = a.model.empty() ? 1 : 8;
@@ -282,6 +287,7 @@ RegisterCommand reg{
           ->check(CLI::Range(1, 1000000));
       b->add_option("--position", a->position, "Root position (default: the start)");
       b->add_option("--moves", a->moves, "Moves from the root position");
+      b->add_option("--seed", a->seed, "Random-start games: the start this seed draws");
       b->callback([a] { run_build(*a); });
 
       CLI::App* s =
