@@ -98,6 +98,27 @@ struct BackUp {
   }
 };
 
+// The position after a stored move, checked against the book (a damaged file is refused, not
+// played into: an illegal action would be a programming error in the game).
+std::unique_ptr<State> expand_move(const Game& game, const BookPosition& parent, int move) {
+  std::unique_ptr<State> state;
+  try {
+    state = game.parse_state(parent.text());
+  } catch (const GameError& e) {
+    throw BookError("damaged book: position " + parent.text() + ": " + e.what());
+  }
+  const BookMove& m = parent.moves(move);
+  std::vector<Action> legal;
+  state->legal_actions(legal);
+  if (state->hash() != parent.hash() ||
+      std::find(legal.begin(), legal.end(), m.action()) == legal.end()) {
+    throw BookError("damaged book: position " + parent.text() + " does not match its hash or " +
+                    "move " + m.text() + " is not legal there");
+  }
+  state->apply(m.action());
+  return state;
+}
+
 // Recomputes one searched position from its children's stored values (no recursion).
 void recompute(OpeningBook& book, BookPosition& pos) {
   bool all_solved = !pos.moves().empty(), proved_win = false;
@@ -250,9 +271,7 @@ BuildSummary build(OpeningBook& book, const GamePtr& game, const State& root, Ev
       summary.exhausted = true;
       break;
     }
-    const BookPosition& parent = *book.find(c.parent);
-    std::unique_ptr<State> state = game->parse_state(parent.text());
-    state->apply(parent.moves(c.move).action());
+    std::unique_ptr<State> state = expand_move(*game, *book.find(c.parent), c.move);
     search_position(book, game, *state, evaluator, options);
     const BookPosition& pos = *book.find(state->hash());
     parents.add(pos);

@@ -126,6 +126,49 @@ TEST(BookBuild, FindsWinsAndLossesFromAPosition) {
   EXPECT_EQ(loss_book.find(lost->hash())->value(), -1.0f);
 }
 
+TEST(BookBuild, ExpandsTheBestMoveFirst) {
+  GamePtr game = make_tictactoe();
+  mcts::RolloutEvaluator eval(16, 9, 3);
+  auto root = after(*game, {"a1", "b1"});  // x to move: several wins, some draws
+  OpeningBook book(*game);
+  BuildOptions o = options(2);
+  o.search.simulations = 200;
+  build(book, game, *root, eval, o);
+  ASSERT_EQ(book.searched(), 2u);
+  const BookPosition* pos = book.find(root->hash());
+  const BookMove* best = nullptr;
+  for (const BookMove& m : pos->moves()) {
+    if (!best || m.q() > best->q()) best = &m;
+  }
+  EXPECT_NE(book.find(best->child_hash()), nullptr) << "best " << best->text();
+  // The book's value is now the best move's backed-up value.
+  EXPECT_EQ(pos->value(), move_value(book, *pos, *best));
+}
+
+TEST(BookBuild, RefusesADamagedBook) {
+  GamePtr game = make_tictactoe();
+  mcts::UniformEvaluator eval;
+  OpeningBook book(*game);
+  auto root = game->initial_state();
+  build(book, game, *root, eval, options(1));
+  Book file;
+  *file.mutable_header() = book.header();
+  BookPosition p = *book.find(root->hash());
+  for (BookMove& m : *p.mutable_moves()) m.set_action(77);  // not a square
+  *file.add_positions() = p;
+  const std::string path = scratch("damaged.book");
+  std::string bytes;
+  file.SerializeToString(&bytes);
+  std::ofstream(path, std::ios::binary) << bytes;
+  OpeningBook damaged = OpeningBook::load(path, *game);
+  try {
+    build(damaged, game, *root, eval, options(12));
+    FAIL() << "a damaged book was built on";
+  } catch (const BookError& e) {
+    EXPECT_NE(std::string(e.what()).find("damaged book"), std::string::npos) << e.what();
+  }
+}
+
 TEST(BookBuild, MergesTranspositions) {
   GamePtr game = make_tictactoe();
   mcts::UniformEvaluator eval;
