@@ -208,7 +208,9 @@ void run_show(const BookArgs& a) {
               p->visits(), static_cast<unsigned long long>(p->stats().games()));
   std::vector<const BookMove*> moves;
   for (const BookMove& m : p->moves()) moves.push_back(&m);
+  // Searched: best value first. Known only from games: the most played first.
   std::stable_sort(moves.begin(), moves.end(), [&](const BookMove* x, const BookMove* y) {
+    if (!p->searched()) return x->stats().games() > y->stats().games();
     return move_value(book, *p, *x) > move_value(book, *p, *y);
   });
   const int me = p->to_move();
@@ -219,8 +221,8 @@ void run_show(const BookArgs& a) {
     const GameStats& s = m->stats();
     const uint64_t wins = me == 0 ? s.wins0() : s.wins1(), losses = me == 0 ? s.wins1() : s.wins0();
     std::printf("%-10s %+7.3f%s %+8.3f %7u %6.3f %6llu  %-16s %-16s %-16s\n", m->text().c_str(),
-                move_value(book, *p, *m), c && c->solved() ? "!" : " ", m->q(), m->visits(),
-                m->prior(), static_cast<unsigned long long>(s.games()),
+                move_value(book, *p, *m), c && c->solved() ? "!" : (c && c->searched() ? "*" : " "),
+                m->q(), m->visits(), m->prior(), static_cast<unsigned long long>(s.games()),
                 pct(wins, s.games()).c_str(), pct(s.draws(), s.games()).c_str(),
                 pct(losses, s.games()).c_str());
   }
