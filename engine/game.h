@@ -67,6 +67,11 @@ class State {
 
   // Zobrist hash of everything that decides the legal moves and the result (counters excepted).
   virtual uint64_t hash() const = 0;
+  // Key of everything encode() reads as well as hash(): states with equal keys give the network
+  // the same input and have the same legal moves, so an evaluation cache may answer one for the
+  // other. The default hashes the encoded planes (XXH64 seeded with hash()); games override it
+  // with hash() mixed with the counters their encoding reads.
+  virtual uint64_t eval_key() const;
   // The game's one-line position text (SFEN for SE!ZE); Game::parse_state reads it back.
   virtual std::string to_text() const = 0;
   // A compact one-word form (base64url of a fixed-size binary position) for corpora and URLs,

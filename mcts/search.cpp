@@ -352,6 +352,12 @@ int Search::select_gumbel_root() {
   return best >= 0 ? best : fallback;
 }
 
+bool Search::lookup_cache(LeafBatch::Leaf& leaf) {
+  leaf.generation = cache_->generation();  // before the key: an answer must not outlive a switch
+  leaf.eval_key = leaf.state->eval_key();
+  return cache_->lookup(leaf.eval_key, leaf.legal.size(), scratch_);
+}
+
 Search::Descent Search::select_leaf(LeafBatch::Leaf& leaf) {
   leaf.path.clear();
   leaf.state = root_state_->clone();
@@ -396,7 +402,7 @@ Search::Descent Search::select_leaf(LeafBatch::Leaf& leaf) {
       ++stats_.terminals;
       return Descent::kDone;
     }
-    if (cache_ && cache_->lookup(leaf.state->hash(), leaf.legal.size(), scratch_)) {
+    if (cache_ && lookup_cache(leaf)) {
       expand(c, leaf.legal, scratch_);
       const Node& expanded = tree_.node(c);
       backup(leaf.path, expanded.nn_w0, expanded.nn_d);
@@ -433,7 +439,7 @@ size_t Search::collect(LeafBatch& batch, int max_leaves) {
       batch.pop();
       return 0;
     }
-    if (cache_ && cache_->lookup(leaf.state->hash(), leaf.legal.size(), scratch_)) {
+    if (cache_ && lookup_cache(leaf)) {
       expand(root_index, leaf.legal, scratch_);
       backup(leaf.path, tree_.node(root_index).nn_w0, tree_.node(root_index).nn_d);
       ++stats_.cache_hits;
@@ -504,7 +510,7 @@ void Search::deliver(LeafBatch& batch, const Evaluation* evals) {
       LeafBatch::Leaf& leaf = *batch.leaves_[i];
       const NodeIndex n = leaf.path.back();
       expand(n, leaf.legal, evals[i]);
-      if (cache_) cache_->insert(leaf.state->hash(), evals[i]);
+      if (cache_) cache_->insert(leaf.eval_key, leaf.generation, evals[i]);
       const Node& node = tree_.node(n);
       backup(leaf.path, node.nn_w0, node.nn_d);
       --in_flight_;
@@ -703,33 +709,35 @@ TreeStats Search::tree_stats() const {
 
 size_t BatchStepper::step(const std::vector<Search*>& searches, int leaves_per_search) {
   if (batches_.size() < searches.size()) batches_.resize(searches.size());
+  for (size_t i = 0; i < searches.size(); ++i) batches_[i].clear();
   requests_.clear();
-  for (size_t i = 0; i < searches.size(); ++i) {
-    batches_[i].clear();
-    if (searches[i]->done()) continue;
-    searches[i]->collect(batches_[i], leaves_per_search);
-    const auto& r = batches_[i].requests();
-    requests_.insert(requests_.end(), r.begin(), r.end());
-  }
-  if (requests_.empty()) return 0;
+  // Everything from the first collect to the last deliver is undone on an error: whatever was
+  // not delivered yet is cancelled, so no leaf stays in flight and the next step starts clean.
   try {
+    for (size_t i = 0; i < searches.size(); ++i) {
+      if (searches[i]->done()) continue;
+      searches[i]->collect(batches_[i], leaves_per_search);
+      const auto& r = batches_[i].requests();
+      requests_.insert(requests_.end(), r.begin(), r.end());
+    }
+    if (requests_.empty()) return 0;
     evaluator_.evaluate(requests_, out_);
     if (out_.size() < requests_.size()) {
       throw std::runtime_error("mcts: the evaluator answered " + std::to_string(out_.size()) +
                                " of " + std::to_string(requests_.size()) + " requests");
+    }
+    size_t offset = 0;
+    for (size_t i = 0; i < searches.size(); ++i) {
+      const size_t n = batches_[i].size();
+      if (n == 0) continue;
+      searches[i]->deliver(batches_[i], out_.data() + offset);  // clears the batch
+      offset += n;
     }
   } catch (...) {
     for (size_t i = 0; i < searches.size(); ++i) {
       if (!batches_[i].empty()) searches[i]->cancel(batches_[i]);
     }
     throw;
-  }
-  size_t offset = 0;
-  for (size_t i = 0; i < searches.size(); ++i) {
-    const size_t n = batches_[i].size();
-    if (n == 0) continue;
-    searches[i]->deliver(batches_[i], out_.data() + offset);
-    offset += n;
   }
   return requests_.size();
 }

@@ -136,6 +136,8 @@ class LeafBatch {
     std::unique_ptr<State> state;
     std::vector<Action> legal;
     std::vector<NodeIndex> path;  // root .. leaf
+    uint64_t eval_key = 0;        // the state's eval_key() (with a cache)
+    uint64_t generation = 0;      // the cache's generation when the leaf was collected
   };
   Leaf& add();
   void pop() { --count_; }
@@ -203,6 +205,8 @@ class Search {
   void begin_move();
   void prepare_root();  // noise and Gumbel set-up once the root is expanded
   Descent select_leaf(LeafBatch::Leaf& leaf);
+  // Looks `leaf` up in the cache (into scratch_), noting its key and the cache's generation.
+  bool lookup_cache(LeafBatch::Leaf& leaf);
   int select_child(NodeIndex node, bool at_root);
   int select_gumbel_root();
   void expand(NodeIndex node, const std::vector<Action>& legal, const Evaluation& eval);

@@ -1,5 +1,7 @@
 #include "engine/seize/seize_game.h"
 
+#include <xxhash.h>
+
 #include <cstdlib>
 #include <sstream>
 
@@ -183,6 +185,16 @@ void SeizeState::encode(float* planes) const {
   if (r.total_plies) set(17, kBoard, static_cast<float>(pos_.ply()) / r.total_plies);
   if (r.keeps_points()) set(18, kBoard, (pos_.points(us) - pos_.points(them)) / 8.0f);
   if (us == kBottom) set(19, kBoard);
+}
+
+uint64_t SeizeState::eval_key() const {
+  // The key covers pieces, tokens and the side to move; encode() also reads these counters.
+  const Rules& r = pos_.rules();
+  const uint32_t counters[3] = {
+      r.halfmove_limit ? static_cast<uint32_t>(pos_.halfmove()) : 0u,
+      r.total_plies ? static_cast<uint32_t>(pos_.ply()) : 0u,
+      r.keeps_points() ? static_cast<uint32_t>(pos_.points(0) << 16 | pos_.points(1)) : 0u};
+  return XXH64(counters, sizeof counters, pos_.key());
 }
 
 int SeizeState::policy_index(Action action) const {

@@ -57,6 +57,7 @@ class SeizeState : public State {
   void apply(Action action) override;
   Outcome outcome() const override;
   uint64_t hash() const override { return pos_.key(); }
+  uint64_t eval_key() const override;
   std::string to_text() const override;
   std::string to_diagram() const override;
   std::string to_compact() const override;
