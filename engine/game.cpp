@@ -13,4 +13,23 @@ uint64_t State::eval_key() const {
   return XXH64(planes.data(), planes.size() * sizeof(float), hash());
 }
 
+void State::winning_actions(std::vector<Action>& out) const {
+  std::vector<Action> legal;
+  legal_actions(legal);
+  out.clear();
+  const int us = to_move();
+  for (Action a : legal) {
+    std::unique_ptr<State> next = clone();
+    next->apply(a);
+    const Outcome o = next->outcome();
+    if (o.over && o.winner == us) out.push_back(a);
+  }
+}
+
+bool State::has_winning_action() const {
+  std::vector<Action> wins;
+  winning_actions(wins);
+  return !wins.empty();
+}
+
 }  // namespace pincer

@@ -37,12 +37,18 @@ Search::Descent Search::select_leaf(LeafBatch::Leaf& leaf) {
       ++stats_.terminals;
       return Descent::kDone;
     }
+    const bool at_root = n == tree_.root();
+    if (node.proof != kUnproven && !at_root) {  // the solver's exact value
+      backup(leaf.path, proof_w0(node.proof), proof_d(node.proof));
+      ++stats_.proven;
+      return Descent::kDone;
+    }
     if (node.state == NodeState::kPending || node.state == NodeState::kNew) {
       undo_virtual_loss(leaf.path);
       return Descent::kCollision;
     }
-    const bool at_root = n == tree_.root();
-    const int i = at_root && gumbel_ ? select_gumbel_root() : select_child(n, at_root);
+    const int i =
+        at_root && gumbel_ ? select_gumbel_root() : select_child(n, at_root, config_.solver);
     if (i < 0) {
       undo_virtual_loss(leaf.path);
       return Descent::kCollision;
@@ -65,15 +71,27 @@ Search::Descent Search::select_leaf(LeafBatch::Leaf& leaf) {
       child.state = NodeState::kTerminal;
       child.nn_w0 = outcome.over && outcome.winner == 0 ? 1.0f : 0.0f;
       child.nn_d = !outcome.over || outcome.winner < 0 ? 1.0f : 0.0f;
+      child.proof = proof_of(outcome.over ? outcome.winner : -1);
       backup(leaf.path, child.nn_w0, child.nn_d);
       ++stats_.terminals;
+      if (config_.solver) settle(leaf.path);
+      return Descent::kDone;
+    }
+    const uint8_t proof = read_tactics(leaf);
+    if (proof != kUnproven) {  // decided by the tactics: no network needed
+      child.proof = proof;
+      backup(leaf.path, proof_w0(proof), proof_d(proof));
+      ++stats_.proven;
+      settle(leaf.path);
       return Descent::kDone;
     }
     if (cache_ && lookup_cache(leaf)) {
       expand(c, leaf.legal, scratch_);
+      add_proven_children(c, leaf);
       const Node& expanded = tree_.node(c);
       backup(leaf.path, expanded.nn_w0, expanded.nn_d);
       ++stats_.cache_hits;
+      if (config_.solver) settle(leaf.path);
       return Descent::kDone;
     }
     child.state = NodeState::kPending;
@@ -102,12 +120,16 @@ size_t Search::collect(LeafBatch& batch, int max_leaves) {
       const Outcome o = leaf.state->outcome();
       root.nn_w0 = o.winner == 0 ? 1.0f : 0.0f;
       root.nn_d = o.winner < 0 ? 1.0f : 0.0f;
+      root.proof = proof_of(o.over ? o.winner : -1);
       backup(leaf.path, root.nn_w0, root.nn_d);
       batch.pop();
       return 0;
     }
+    read_tactics(leaf);  // the root is evaluated whatever they find
     if (cache_ && lookup_cache(leaf)) {
       expand(root_index, leaf.legal, scratch_);
+      add_proven_children(root_index, leaf);
+      if (config_.solver) try_prove(root_index);
       backup(leaf.path, tree_.node(root_index).nn_w0, tree_.node(root_index).nn_d);
       ++stats_.cache_hits;
       batch.pop();
@@ -177,9 +199,11 @@ void Search::deliver(LeafBatch& batch, const Evaluation* evals) {
       LeafBatch::Leaf& leaf = *batch.leaves_[i];
       const NodeIndex n = leaf.path.back();
       expand(n, leaf.legal, evals[i]);
+      add_proven_children(n, leaf);
       if (cache_) cache_->insert(leaf.eval_key, leaf.generation, evals[i]);
       const Node& node = tree_.node(n);
       backup(leaf.path, node.nn_w0, node.nn_d);
+      if (config_.solver) settle(leaf.path);
       --in_flight_;
       if (n != root) {
         ++completed_;

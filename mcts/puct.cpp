@@ -60,7 +60,7 @@ void Search::expand(NodeIndex n, const std::vector<Action>& legal, const Evaluat
   node.state = NodeState::kExpanded;
 }
 
-int Search::select_child(NodeIndex n, bool at_root) {
+int Search::select_child(NodeIndex n, bool at_root, bool skip_lost) {
   const Node& node = tree_.node(n);
   const Edge* edges = tree_.edges(node);
   const int p = node.to_move;
@@ -77,10 +77,16 @@ int Search::select_child(NodeIndex n, bool at_root) {
   float visited_policy = 0;
   int best = -1, best_fpu = -1;
   float best_score = -std::numeric_limits<float>::infinity(), best_u = -1.0f;
+  const uint8_t lost = loss_for(p);
+  bool skipped = false;
   for (int i = 0; i < node.num_edges; ++i) {
     const float prior = edges[i].prior();
     if (edges[i].child) {
       const Node& ch = tree_.node(edges[i].child);
+      if (skip_lost && ch.proof == lost) {
+        skipped = true;
+        continue;
+      }
       const uint32_t visits = ch.visits + ch.in_flight;
       if (visits > 0) {
         visited_policy += prior;
@@ -106,6 +112,8 @@ int Search::select_child(NodeIndex n, bool at_root) {
     const float score = fpu + cs * best_u;
     if (best < 0 || score > best_score || (score == best_score && best_fpu < best)) best = best_fpu;
   }
+  // Only proven-lost children (a lost root): choose among them as if nothing were proven.
+  if (best < 0 && skipped) return select_child(n, at_root, false);
   return best;
 }
 

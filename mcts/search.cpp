@@ -40,6 +40,7 @@ void SearchConfig::validate() const {
   check(full_search_probability >= 0 && full_search_probability <= 1, "full_search_probability",
         "must be in [0, 1]");
   check(fast_simulations >= 1, "fast_simulations", "must be at least 1");
+  check(tactics >= 0 && tactics <= 2, "tactics", "must be 0, 1 or 2");
   check(gumbel_actions >= 0, "gumbel_actions", "must not be negative");
   check(gumbel_c_visit >= 0 && gumbel_c_scale >= 0, "gumbel_c_visit", "must not be negative");
   check(temperature.initial >= 0 && temperature.final >= 0, "temperature", "must not be negative");
@@ -102,6 +103,7 @@ void Search::begin_move() {
     root.state = NodeState::kTerminal;
     root.nn_w0 = o.winner == 0 ? 1.0f : 0.0f;
     root.nn_d = o.winner < 0 ? 1.0f : 0.0f;
+    root.proof = proof_of(o.winner);
     return;
   }
   if (config_.self_play && config_.full_search_probability < 1.0f) {
@@ -172,7 +174,15 @@ SearchResult Search::result() {
   r.visits.resize(n);
   r.prior.resize(n);
   r.q.resize(n);
+  r.proven.assign(n, Proven::kUnknown);
   r.visit_policy.resize(n);
+  auto proven_for_p = [p](uint8_t proof) {
+    return proof == kUnproven     ? Proven::kUnknown
+           : proof == kProvenDraw ? Proven::kDraw
+           : proof == proof_of(p) ? Proven::kWin
+                                  : Proven::kLoss;
+  };
+  r.root_proven = proven_for_p(root.proof);
   double total = 0;
   for (int i = 0; i < n; ++i) {
     r.actions[i] = edges[i].action;
@@ -181,6 +191,7 @@ SearchResult Search::result() {
       const Node& ch = tree_.node(edges[i].child);
       r.visits[i] = ch.visits;
       r.q[i] = ch.q(p);
+      r.proven[i] = proven_for_p(ch.proof);
     }
     total += r.visits[i];
   }
@@ -213,6 +224,7 @@ SearchResult Search::result() {
     for (int i = 0; i < n; ++i) {
       if (added[i] == most && (best < 0 || score[i] > score[best])) best = i;
     }
+    if (config_.solver) best = solver_choice(r, best);
     r.action = r.actions[best];
   } else {
     r.improved_policy = r.visit_policy;
@@ -232,6 +244,7 @@ SearchResult Search::result() {
       }
       best = static_cast<int>(std::discrete_distribution<int>(weight.begin(), weight.end())(rng_));
     }
+    if (config_.solver) best = solver_choice(r, best);
     r.action = r.actions[best];
   }
   result_ = std::move(r);

@@ -187,6 +187,38 @@ void SeizeState::encode(float* planes) const {
   if (us == kBottom) set(19, kBoard);
 }
 
+namespace {
+// Plays the side to move's moves on copies of `pos` (no heap, no action list) and calls
+// `found(move)` for each that wins at once; stops when it returns false.
+template <typename Found>
+void for_each_win(const Position& pos, Found found) {
+  if (pos.decided_without_stalemate()) return;  // as legal_actions()
+  MoveList list;
+  pos.generate(list);
+  const int us = pos.to_move();
+  for (const Move& m : list) {
+    Position next = pos;
+    next.apply(m);
+    const Result r = next.result();
+    if (r.over() && r.winner == us && !found(m)) return;
+  }
+}
+}  // namespace
+
+void SeizeState::winning_actions(std::vector<Action>& out) const {
+  out.clear();
+  for_each_win(pos_, [&](Move m) {
+    out.push_back(move_to_action(m));
+    return true;
+  });
+}
+
+bool SeizeState::has_winning_action() const {
+  bool any = false;
+  for_each_win(pos_, [&](Move) { return !(any = true); });
+  return any;
+}
+
 uint64_t SeizeState::eval_key() const {
   // The key covers pieces, tokens and the side to move; encode() also reads these counters.
   const Rules& r = pos_.rules();
