@@ -306,6 +306,18 @@ int64_t Model::parameter_count() const {
   return n;
 }
 
+int64_t Model::flops_per_position() const {
+  const NetworkConfig& c = meta_.network();
+  const int64_t hw = int64_t{meta_.input_height()} * meta_.input_width();
+  const int64_t ch = c.channels();
+  int64_t macs = 9 * meta_.input_channels() * ch * hw;  // stem
+  macs += int64_t{c.blocks()} * 2 * 9 * ch * ch * hw;   // residual tower
+  macs += ch * c.policy_channels() * hw + c.policy_channels() * hw * meta_.num_actions();
+  macs += ch * c.value_channels() * hw + c.value_channels() * hw * c.value_hidden() +
+          int64_t{c.value_hidden()} * 3;
+  return 2 * macs;
+}
+
 void Model::infer(const float* input, int n, float* policy_logits, float* wdl) {
   if (n <= 0) return;
   c10::InferenceMode guard;
