@@ -61,8 +61,8 @@ BENCHMARK(BM_SingleSearch)
     ->Args({1, 0, 2})
     ->Args({1, 0, 1})
     ->Args({1, 0, 0})
-    ->Args({8, 0, 2})
-    ->Args({1, 16, 2})
+    ->Args({8, 0, 1})
+    ->Args({1, 16, 1})
     ->Unit(benchmark::kMillisecond);
 
 // Self-play shape: arg 0 games stepped together by one thread, one batch per step.

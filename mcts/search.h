@@ -85,8 +85,10 @@ struct SearchConfig {
   // Shallow tactics at each new leaf, through State::winning_actions() (an MCTS-minimax hybrid,
   // Baier and Winands): 0 none; 1 the mover's immediate wins (the leaf is then won without the
   // network); 2 also, for every move, whether it ends the game or lets the next mover win at
-  // once (those moves are proven before the network sees the leaf). Needs the solver.
-  int tactics = 2;
+  // once (those moves are proven before the network sees the leaf). Needs the solver. 1 by
+  // default: with the solver it finds the same blunders one visit later at a twentieth of the
+  // cost of 2 (docs/search.md).
+  int tactics = 1;
 
   // Temperature of the played move (PUCT root; a Gumbel root plays its halving's winner).
   TemperatureSchedule temperature;

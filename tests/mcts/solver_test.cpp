@@ -54,6 +54,7 @@ TEST(Solver, MovesThatLoseAtOnceAreProvenAndNeverPlayed) {
   const GamePtr game = testing::make_tictactoe();
   SearchConfig config;
   config.simulations = 1;
+  config.tactics = 2;
   ScriptedEvaluator eval(nullptr, favour_first);
   const SearchResult r = search(game, kBlock, config, eval);
   EXPECT_EQ(r.action, 5);
@@ -63,6 +64,25 @@ TEST(Solver, MovesThatLoseAtOnceAreProvenAndNeverPlayed) {
   // Without the solver the same search follows the priors into a loss.
   config.solver = false;
   EXPECT_NE(search(game, kBlock, config, eval).action, 5);
+}
+
+// With tactics 1 (the default) the same moves are proven lost one visit later: the opponent's
+// node is proven won when a descent reaches it.
+TEST(Solver, ImmediateWinsProveTheMoveBeforeThemLost) {
+  const GamePtr game = testing::make_tictactoe();
+  SearchConfig config;
+  config.simulations = 20;
+  ScriptedEvaluator eval(nullptr, favour_first);
+  const SearchResult r = search(game, kBlock, config, eval);
+  EXPECT_EQ(r.action, 5);
+  // The move the priors favour (the lowest, 1) was tried and proven lost; every other move tried
+  // too (moves never tried stay unknown).
+  EXPECT_EQ(r.proven[index_of(r, 1)], Proven::kLoss);
+  for (size_t i = 0; i < r.actions.size(); ++i) {
+    if (r.actions[i] != 5 && r.proven[i] != Proven::kLoss) {
+      EXPECT_EQ(r.visits[i], 0u) << r.actions[i];
+    }
+  }
 }
 
 // Without tactics, proofs come from terminal nodes met by the search and are backed up: a

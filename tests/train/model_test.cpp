@@ -80,6 +80,17 @@ TEST(Model, SaveLoadRoundTripKeepsWeightsAndMetadata) {
   for (size_t i = 0; i < a.size(); ++i) EXPECT_EQ(a[i], c[i]) << i;
 }
 
+// The forward pass's operations, counted by hand for SE!ZE (20 planes of 8x8, 3584 actions) with
+// 1 block of 8 channels and the default heads (policy 4 channels, value 2 channels, 64 hidden):
+// multiply-adds of the stem 9*20*8*64, the block 2*9*8*8*64, the policy head 8*4*64 + 4*64*3584,
+// the value head 8*2*64 + 2*64*64 + 64*3; two operations each.
+TEST(Model, FlopsPerPositionCountsTheLayers) {
+  auto model = Model::create(*load_game("seize-reference"), small_net(), "cpu", 1);
+  const int64_t macs = 9 * 20 * 8 * 64 + 2 * 9 * 8 * 8 * 64 + 8 * 4 * 64 + 4 * 64 * 3584 +
+                       8 * 2 * 64 + 2 * 64 * 64 + 64 * 3;
+  EXPECT_EQ(model->flops_per_position(), 2 * macs);
+}
+
 TEST(Model, RefusesAnotherRulesetFingerprintNamingBoth) {
   ScratchDir dir("model-fp");
   GamePtr reference = load_game("seize-reference");
