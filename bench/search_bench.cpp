@@ -32,7 +32,8 @@ void report(benchmark::State& state, uint64_t sims, uint64_t evals, uint64_t cal
   state.counters["nodes"] = static_cast<double>(tree.nodes);
 }
 
-// One game, one thread: a move's search per iteration (tree reuse on), leaves_per_batch = arg 0.
+// One game, one thread: a move's search per iteration (tree reuse on), leaves_per_batch = arg 0,
+// Gumbel actions arg 1, leaf tactics arg 2 (docs/search.md).
 void BM_SingleSearch(benchmark::State& state) {
   SearchConfig config;
   config.simulations = 800;
@@ -40,6 +41,7 @@ void BM_SingleSearch(benchmark::State& state) {
   config.self_play = true;
   config.temperature = {1.0f, 0.0f, 30};
   config.gumbel_actions = static_cast<int>(state.range(1));
+  config.tactics = static_cast<int>(state.range(2));
   UniformEvaluator eval;
   Search search(bench_game(), config);
   search.reset(*bench_game()->initial_state());
@@ -55,10 +57,12 @@ void BM_SingleSearch(benchmark::State& state) {
   report(state, search.stats().simulations, eval.positions(), eval.calls(), tree);
 }
 BENCHMARK(BM_SingleSearch)
-    ->ArgNames({"leaves", "gumbel"})
-    ->Args({1, 0})
-    ->Args({8, 0})
-    ->Args({1, 16})
+    ->ArgNames({"leaves", "gumbel", "tactics"})
+    ->Args({1, 0, 2})
+    ->Args({1, 0, 1})
+    ->Args({1, 0, 0})
+    ->Args({8, 0, 1})
+    ->Args({1, 16, 1})
     ->Unit(benchmark::kMillisecond);
 
 // Self-play shape: arg 0 games stepped together by one thread, one batch per step.

@@ -64,9 +64,21 @@ class State {
   // Plays a legal action. Passing an illegal action is a programming error (checked in debug).
   virtual void apply(Action action) = 0;
   virtual Outcome outcome() const = 0;
+  // The legal actions after which the player to move has won at once (the game over, with
+  // to_move() the winner), into `out` (cleared first). Search uses it to see shallow tactics.
+  // The default plays each legal action on a copy and asks outcome(); games override it with
+  // something cheaper.
+  virtual void winning_actions(std::vector<Action>& out) const;
+  // Whether winning_actions() would find one (an override may stop at the first).
+  virtual bool has_winning_action() const;
 
   // Zobrist hash of everything that decides the legal moves and the result (counters excepted).
   virtual uint64_t hash() const = 0;
+  // Key of everything encode() reads as well as hash(): states with equal keys give the network
+  // the same input and have the same legal moves, so an evaluation cache may answer one for the
+  // other. The default hashes the encoded planes (XXH64 seeded with hash()); games override it
+  // with hash() mixed with the counters their encoding reads.
+  virtual uint64_t eval_key() const;
   // The game's one-line position text (SFEN for SE!ZE); Game::parse_state reads it back.
   virtual std::string to_text() const = 0;
   // A compact one-word form (base64url of a fixed-size binary position) for corpora and URLs,

@@ -18,19 +18,25 @@ bool EvalCache::lookup(uint64_t key, size_t num_actions, Evaluation& out) {
   const size_t i = key & (slots_.size() - 1);
   std::lock_guard<std::mutex> lock(shard(i));
   const Slot& s = slots_[i];
-  if (!s.used || s.key != key || s.priors.size() != num_actions) return false;
+  if (!s.used || s.key != key || s.generation != generation() || s.priors.size() != num_actions) {
+    return false;
+  }
   out.priors.assign(s.priors.begin(), s.priors.end());
   out.wdl = s.wdl;
   hits_.fetch_add(1, std::memory_order_relaxed);
   return true;
 }
 
-void EvalCache::insert(uint64_t key, const Evaluation& eval) {
+void EvalCache::insert(uint64_t key, uint64_t generation, const Evaluation& eval) {
   if (slots_.empty()) return;
   const size_t i = key & (slots_.size() - 1);
   std::lock_guard<std::mutex> lock(shard(i));
+  // Checked under the slot's lock: a clear() that begins after this check wipes the slot after
+  // the write, and one that began before it has already moved the generation on.
+  if (generation != this->generation()) return;
   Slot& s = slots_[i];
   s.key = key;
+  s.generation = generation;
   s.used = true;
   s.wdl = eval.wdl;
   s.priors.assign(eval.priors.begin(), eval.priors.end());
@@ -38,6 +44,7 @@ void EvalCache::insert(uint64_t key, const Evaluation& eval) {
 }
 
 void EvalCache::clear() {
+  generation_.fetch_add(1, std::memory_order_acq_rel);
   for (size_t i = 0; i < slots_.size(); ++i) {
     std::lock_guard<std::mutex> lock(shard(i));
     slots_[i].used = false;

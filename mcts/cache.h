@@ -1,8 +1,9 @@
-// A bounded, thread-safe cache of network results keyed by position hash, shared by any number
-// of searches. Direct-mapped: a new entry replaces whatever held its slot, so memory stays at
-// `capacity` entries. Keyed by State::hash() alone, which leaves out move counters; a network
-// that reads counters gets answers for the same position at another count (an accepted
-// approximation). Clear it when the network changes.
+// A bounded, thread-safe cache of network results shared by any number of searches, keyed by
+// State::eval_key() (everything the network input reads) and a model generation.
+// Direct-mapped: a new entry replaces whatever held its slot, so memory stays at `capacity`
+// entries. When the network changes, clear() starts a new generation: entries of earlier
+// generations never answer again, and an insert made for a request collected under an earlier
+// generation (an answer of the old model still in flight at the switch) is dropped.
 #pragma once
 
 #include <array>
@@ -28,10 +29,16 @@ class EvalCache {
   // `capacity` entries (rounded up to a power of two; 0 makes a cache that never hits).
   explicit EvalCache(size_t capacity);
 
-  // Fills `out` and returns true when `key` is cached with `num_actions` priors.
+  // Fills `out` and returns true when `key` is cached in this generation with `num_actions`
+  // priors.
   bool lookup(uint64_t key, size_t num_actions, Evaluation& out);
-  void insert(uint64_t key, const Evaluation& eval);
+  // Stores `eval` for `key` if `generation` (generation() when the request was made) is still
+  // the current one.
+  void insert(uint64_t key, uint64_t generation, const Evaluation& eval);
+  void insert(uint64_t key, const Evaluation& eval) { insert(key, generation(), eval); }
+  // Forgets every entry: a new generation begins (call it when the network changes).
   void clear();
+  uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
 
   size_t capacity() const { return slots_.size(); }
   CacheStats stats() const;
@@ -39,6 +46,7 @@ class EvalCache {
  private:
   struct Slot {
     uint64_t key = 0;
+    uint64_t generation = 0;
     bool used = false;
     std::array<float, 3> wdl{};
     std::vector<float> priors;
@@ -48,6 +56,7 @@ class EvalCache {
 
   std::vector<Slot> slots_;
   std::array<std::mutex, kShards> shards_;
+  std::atomic<uint64_t> generation_{1};
   std::atomic<uint64_t> lookups_{0}, hits_{0}, inserts_{0};
 };
 

@@ -1,48 +1,19 @@
+// The Search's life cycle: configuration, moves (reset, advance, begin_move), the root's set-up,
+// the end of a move and its result. The descent is in puct.cpp and gumbel_root.cpp, the
+// collect/deliver protocol in collect.cpp, the drivers in drivers.cpp.
 #include "mcts/search.h"
 
-#include <spdlog/spdlog.h>
-
 #include <algorithm>
-#include <chrono>
 #include <cmath>
-#include <exception>
-#include <limits>
+#include <random>
 #include <stdexcept>
 #include <string>
-#include <thread>
+
+#include "mcts/gumbel_root.h"
 
 namespace pincer::mcts {
 
 namespace {
-
-// Player 0's win and the draw probability from a value for the player to move.
-inline void absolute(const std::array<float, 3>& wdl, int to_move, float& w0, float& d) {
-  w0 = to_move == 0 ? wdl[0] : wdl[2];
-  d = wdl[1];
-}
-
-// For each simulation of a Gumbel root, the visit count (this move) that the action it goes to
-// must have: sequential halving over m actions with n simulations, as in Danihelka et al. 2022.
-std::vector<int> considered_visit_sequence(int m, int n) {
-  std::vector<int> seq;
-  seq.reserve(n);
-  if (m <= 1) {
-    for (int i = 0; i < n; ++i) seq.push_back(i);
-    return seq;
-  }
-  const int log2m = static_cast<int>(std::ceil(std::log2(m)));
-  std::vector<int> visits(m, 0);
-  int considered = m;
-  while (static_cast<int>(seq.size()) < n) {
-    const int extra = std::max(1, n / (log2m * considered));
-    for (int e = 0; e < extra; ++e) {
-      for (int i = 0; i < considered; ++i) seq.push_back(visits[i]++);
-    }
-    considered = std::max(2, considered / 2);
-  }
-  seq.resize(n);
-  return seq;
-}
 
 void check(bool ok, const char* field, const std::string& why) {
   if (!ok) throw std::invalid_argument(std::string("search config: ") + field + " " + why);
@@ -69,36 +40,13 @@ void SearchConfig::validate() const {
   check(full_search_probability >= 0 && full_search_probability <= 1, "full_search_probability",
         "must be in [0, 1]");
   check(fast_simulations >= 1, "fast_simulations", "must be at least 1");
+  check(tactics >= 0 && tactics <= 2, "tactics", "must be 0, 1 or 2");
   check(gumbel_actions >= 0, "gumbel_actions", "must not be negative");
   check(gumbel_c_visit >= 0 && gumbel_c_scale >= 0, "gumbel_c_visit", "must not be negative");
   check(temperature.initial >= 0 && temperature.final >= 0, "temperature", "must not be negative");
   check(temperature.moves >= 0 && temperature.halflife_moves >= 0, "temperature.moves",
         "must not be negative");
 }
-
-// ---------------------------------------------------------------------------------------------
-// LeafBatch
-
-void LeafBatch::clear() {
-  count_ = 0;
-  requests_.clear();
-}
-
-LeafBatch::Leaf& LeafBatch::add() {
-  if (count_ == leaves_.size()) leaves_.push_back(std::make_unique<Leaf>());
-  return *leaves_[count_++];
-}
-
-// ---------------------------------------------------------------------------------------------
-// Search
-
-struct Search::Gumbel {
-  std::vector<float> noise;            // Gumbel(0, 1) per root edge (0 outside self-play)
-  std::vector<float> logits;           // log prior per root edge
-  std::vector<uint32_t> base;          // root child visits when the move began (tree reuse)
-  std::vector<int> sequence;           // considered visit count per simulation
-  std::vector<float> improved, score;  // scratch of select_gumbel_root()
-};
 
 Search::Search(GamePtr game, SearchConfig config, EvalCache* cache)
     : game_(std::move(game)), config_(config), cache_(cache), rng_(config.seed) {
@@ -155,6 +103,7 @@ void Search::begin_move() {
     root.state = NodeState::kTerminal;
     root.nn_w0 = o.winner == 0 ? 1.0f : 0.0f;
     root.nn_d = o.winner < 0 ? 1.0f : 0.0f;
+    root.proof = proof_of(o.winner);
     return;
   }
   if (config_.self_play && config_.full_search_probability < 1.0f) {
@@ -209,342 +158,6 @@ bool Search::done_locked() const {
   return completed_ >= budget() || tree_full_ || stopped_;
 }
 
-void Search::enter(std::vector<NodeIndex>& path, NodeIndex node) {
-  path.push_back(node);
-  ++tree_.node(node).in_flight;
-}
-
-void Search::undo_virtual_loss(const std::vector<NodeIndex>& path) {
-  for (NodeIndex n : path) --tree_.node(n).in_flight;
-}
-
-void Search::backup(const std::vector<NodeIndex>& path, float w0, float d) {
-  for (NodeIndex n : path) {
-    Node& node = tree_.node(n);
-    ++node.visits;
-    --node.in_flight;
-    node.w0_sum += w0;
-    node.d_sum += d;
-  }
-}
-
-void Search::expand(NodeIndex n, const std::vector<Action>& legal, const Evaluation& eval) {
-  if (eval.priors.size() != legal.size()) {
-    throw std::runtime_error("mcts: the evaluator returned " + std::to_string(eval.priors.size()) +
-                             " priors for " + std::to_string(legal.size()) + " legal actions");
-  }
-  Edge* edges = tree_.new_edges(n, static_cast<int>(legal.size()));
-  double sum = 0;
-  for (float p : eval.priors) sum += (std::isfinite(p) && p > 0) ? p : 0;
-  const float uniform = 1.0f / legal.size();
-  for (size_t i = 0; i < legal.size(); ++i) {
-    const float p = eval.priors[i];
-    edges[i].action = static_cast<uint16_t>(legal[i]);
-    edges[i].child = kNoNode;
-    edges[i].set_prior(sum > 0 ? ((std::isfinite(p) && p > 0) ? static_cast<float>(p / sum) : 0.0f)
-                               : uniform);
-  }
-  Node& node = tree_.node(n);
-  absolute(eval.wdl, node.to_move, node.nn_w0, node.nn_d);
-  node.state = NodeState::kExpanded;
-}
-
-int Search::select_child(NodeIndex n, bool at_root) {
-  const Node& node = tree_.node(n);
-  const Edge* edges = tree_.edges(node);
-  const int p = node.to_move;
-  const float parent_n = static_cast<float>(node.visits + node.in_flight);
-  const float c = config_.c_puct +
-                  (config_.c_puct_log > 0
-                       ? config_.c_puct_log *
-                             std::log((parent_n + config_.c_puct_base + 1) / config_.c_puct_base)
-                       : 0.0f);
-  const float cs = c * std::sqrt(std::max(parent_n, 1.0f));
-  const float vl = config_.virtual_loss;
-  // One pass. Children valued by first-play urgency all share one Q (the FPU value, known only
-  // after the pass), so among them only the largest exploration term matters.
-  float visited_policy = 0;
-  int best = -1, best_fpu = -1;
-  float best_score = -std::numeric_limits<float>::infinity(), best_u = -1.0f;
-  for (int i = 0; i < node.num_edges; ++i) {
-    const float prior = edges[i].prior();
-    if (edges[i].child) {
-      const Node& ch = tree_.node(edges[i].child);
-      const uint32_t visits = ch.visits + ch.in_flight;
-      if (visits > 0) {
-        visited_policy += prior;
-        if (ch.visits > 0 || vl > 0) {
-          float q = ch.visits > 0 ? ch.q(p) : 0.0f;
-          if (ch.in_flight > 0) {
-            q = (q * ch.visits - vl * ch.in_flight) / (ch.visits + vl * ch.in_flight);
-          }
-          const float score = q + cs * prior / (1.0f + visits);
-          if (score > best_score) best_score = score, best = i;
-          continue;
-        }
-      }
-      const float u = prior / (1.0f + visits);
-      if (u > best_u) best_u = u, best_fpu = i;
-    } else if (prior > best_u) {
-      best_u = prior, best_fpu = i;
-    }
-  }
-  if (best_fpu >= 0) {
-    const float reduction = at_root ? config_.fpu_reduction_root : config_.fpu_reduction;
-    const float fpu = node.q(p) - reduction * std::sqrt(visited_policy);
-    const float score = fpu + cs * best_u;
-    if (best < 0 || score > best_score || (score == best_score && best_fpu < best)) best = best_fpu;
-  }
-  return best;
-}
-
-void Search::gumbel_scores(std::vector<float>& improved, std::vector<float>& score) const {
-  const Node& root = tree_.node(tree_.root());
-  const Edge* edges = tree_.edges(root);
-  const int n = root.num_edges, p = root.to_move;
-  // The root network value for p, in [0, 1].
-  const float nn_win = p == 0 ? root.nn_w0 : 1.0f - root.nn_w0 - root.nn_d;
-  const float v_hat = nn_win + 0.5f * root.nn_d;
-  double sum_n = 0, visited_prior = 0, weighted_q = 0;
-  uint32_t max_n = 0;
-  improved.assign(n, 0.0f);
-  for (int i = 0; i < n; ++i) {
-    if (!edges[i].child) continue;
-    const Node& ch = tree_.node(edges[i].child);
-    if (ch.visits == 0) continue;
-    improved[i] = 0.5f * (ch.q(p) + 1.0f);  // q in [0, 1] for p
-    sum_n += ch.visits;
-    max_n = std::max(max_n, ch.visits);
-    visited_prior += edges[i].prior();
-    weighted_q += edges[i].prior() * improved[i];
-  }
-  float v_mix = v_hat;
-  if (sum_n > 0 && visited_prior > 0) {
-    v_mix = static_cast<float>((v_hat + sum_n * weighted_q / visited_prior) / (1.0 + sum_n));
-  }
-  const float scale = (config_.gumbel_c_visit + max_n) * config_.gumbel_c_scale;
-  score.resize(n);
-  for (int i = 0; i < n; ++i) {
-    const bool visited = edges[i].child && tree_.node(edges[i].child).visits > 0;
-    const float completed = visited ? improved[i] : v_mix;
-    improved[i] = gumbel_->logits[i] + scale * completed;
-    score[i] = gumbel_->noise[i] + improved[i];
-  }
-}
-
-int Search::select_gumbel_root() {
-  if (started_ >= static_cast<int>(gumbel_->sequence.size())) return -1;
-  const int target = gumbel_->sequence[started_];
-  std::vector<float>& score = gumbel_->score;
-  gumbel_scores(gumbel_->improved, score);
-  const Node& root = tree_.node(tree_.root());
-  const Edge* edges = tree_.edges(root);
-  int best = -1, fallback = -1;
-  for (int i = 0; i < root.num_edges; ++i) {
-    uint32_t added = 0;
-    if (edges[i].child) {
-      const Node& ch = tree_.node(edges[i].child);
-      added = ch.visits + ch.in_flight - gumbel_->base[i];
-    }
-    if (static_cast<int>(added) == target && (best < 0 || score[i] > score[best])) best = i;
-    if (fallback < 0 || score[i] > score[fallback]) fallback = i;
-  }
-  return best >= 0 ? best : fallback;
-}
-
-Search::Descent Search::select_leaf(LeafBatch::Leaf& leaf) {
-  leaf.path.clear();
-  leaf.state = root_state_->clone();
-  NodeIndex n = tree_.root();
-  enter(leaf.path, n);
-  while (true) {
-    Node& node = tree_.node(n);
-    if (node.state == NodeState::kTerminal) {
-      backup(leaf.path, node.nn_w0, node.nn_d);
-      ++stats_.terminals;
-      return Descent::kDone;
-    }
-    if (node.state == NodeState::kPending || node.state == NodeState::kNew) {
-      undo_virtual_loss(leaf.path);
-      return Descent::kCollision;
-    }
-    const bool at_root = n == tree_.root();
-    const int i = at_root && gumbel_ ? select_gumbel_root() : select_child(n, at_root);
-    if (i < 0) {
-      undo_virtual_loss(leaf.path);
-      return Descent::kCollision;
-    }
-    Edge& edge = tree_.edges(node)[i];
-    leaf.state->apply(edge.action);
-    if (edge.child != kNoNode) {
-      n = edge.child;
-      enter(leaf.path, n);
-      continue;
-    }
-    // A new node.
-    const NodeIndex c = tree_.new_node(leaf.state->to_move());
-    tree_.edges(tree_.node(n))[i].child = c;
-    enter(leaf.path, c);
-    Node& child = tree_.node(c);
-    const Outcome outcome = leaf.state->outcome();
-    leaf.state->legal_actions(leaf.legal);
-    if (outcome.over || leaf.legal.empty()) {
-      child.state = NodeState::kTerminal;
-      child.nn_w0 = outcome.over && outcome.winner == 0 ? 1.0f : 0.0f;
-      child.nn_d = !outcome.over || outcome.winner < 0 ? 1.0f : 0.0f;
-      backup(leaf.path, child.nn_w0, child.nn_d);
-      ++stats_.terminals;
-      return Descent::kDone;
-    }
-    if (cache_ && cache_->lookup(leaf.state->hash(), leaf.legal.size(), scratch_)) {
-      expand(c, leaf.legal, scratch_);
-      const Node& expanded = tree_.node(c);
-      backup(leaf.path, expanded.nn_w0, expanded.nn_d);
-      ++stats_.cache_hits;
-      return Descent::kDone;
-    }
-    child.state = NodeState::kPending;
-    return Descent::kNeedsEval;
-  }
-}
-
-size_t Search::collect(LeafBatch& batch, int max_leaves) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  batch.clear();
-  ++stats_.steps;
-  have_result_ = false;  // the tree is about to change
-  const NodeIndex root_index = tree_.root();
-  Node& root = tree_.node(root_index);
-  if (root.state == NodeState::kTerminal) return 0;
-  if (root.state == NodeState::kPending) return 0;
-  if (root.state == NodeState::kNew) {
-    // The root itself needs the network first (not counted as a simulation).
-    LeafBatch::Leaf& leaf = batch.add();
-    leaf.path.assign(1, root_index);
-    leaf.state = root_state_->clone();
-    leaf.state->legal_actions(leaf.legal);
-    ++root.in_flight;
-    if (leaf.legal.empty()) {
-      root.state = NodeState::kTerminal;  // a finished game
-      const Outcome o = leaf.state->outcome();
-      root.nn_w0 = o.winner == 0 ? 1.0f : 0.0f;
-      root.nn_d = o.winner < 0 ? 1.0f : 0.0f;
-      backup(leaf.path, root.nn_w0, root.nn_d);
-      batch.pop();
-      return 0;
-    }
-    if (cache_ && cache_->lookup(leaf.state->hash(), leaf.legal.size(), scratch_)) {
-      expand(root_index, leaf.legal, scratch_);
-      backup(leaf.path, tree_.node(root_index).nn_w0, tree_.node(root_index).nn_d);
-      ++stats_.cache_hits;
-      batch.pop();
-      prepare_root();
-    } else {
-      root.state = NodeState::kPending;
-      ++in_flight_;
-      batch.requests_.push_back(EvalRequest{leaf.state.get(), &leaf.legal});
-      return 1;
-    }
-  }
-  if (!root_prepared_) prepare_root();
-  while (static_cast<int>(batch.size()) < max_leaves && started_ < budget() && !stopped_) {
-    if (tree_.num_nodes() >= config_.max_nodes) {
-      if (!tree_full_) {
-        spdlog::debug("mcts: tree full at {} nodes; the move's search stops after {} simulations",
-                      tree_.num_nodes(), started_);
-      }
-      tree_full_ = true;
-      break;
-    }
-    LeafBatch::Leaf& leaf = batch.add();
-    const Descent d = select_leaf(leaf);
-    if (d == Descent::kNeedsEval) {
-      ++started_;
-      ++in_flight_;
-    } else {
-      batch.pop();
-      if (d == Descent::kCollision) {
-        ++stats_.collisions;
-        break;
-      }
-      ++started_;
-      ++completed_;
-      ++stats_.simulations;
-    }
-  }
-  for (size_t i = 0; i < batch.size(); ++i) {
-    LeafBatch::Leaf& leaf = *batch.leaves_[i];
-    batch.requests_.push_back(EvalRequest{leaf.state.get(), &leaf.legal});
-  }
-  return batch.size();
-}
-
-void Search::deliver(LeafBatch& batch, const std::vector<Evaluation>& evals) {
-  if (evals.size() < batch.size()) {
-    throw std::runtime_error("mcts: " + std::to_string(evals.size()) + " evaluations for " +
-                             std::to_string(batch.size()) + " requests");
-  }
-  deliver(batch, evals.data());
-}
-
-void Search::deliver(LeafBatch& batch, const Evaluation* evals) {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    // Check every answer before changing anything, so that a bad batch can still be cancelled.
-    for (size_t i = 0; i < batch.size(); ++i) {
-      const size_t n = batch.leaves_[i]->legal.size();
-      if (evals[i].priors.size() != n) {
-        throw std::runtime_error("mcts: the evaluator returned " +
-                                 std::to_string(evals[i].priors.size()) + " priors for " +
-                                 std::to_string(n) + " legal actions");
-      }
-    }
-    const NodeIndex root = tree_.root();
-    for (size_t i = 0; i < batch.size(); ++i) {
-      LeafBatch::Leaf& leaf = *batch.leaves_[i];
-      const NodeIndex n = leaf.path.back();
-      expand(n, leaf.legal, evals[i]);
-      if (cache_) cache_->insert(leaf.state->hash(), evals[i]);
-      const Node& node = tree_.node(n);
-      backup(leaf.path, node.nn_w0, node.nn_d);
-      --in_flight_;
-      if (n != root) {
-        ++completed_;
-        ++stats_.simulations;
-      }
-    }
-    stats_.evaluations += batch.size();
-    if (!root_prepared_ && tree_.node(root).state == NodeState::kExpanded) prepare_root();
-    batch.clear();
-  }
-  delivered_.notify_all();
-}
-
-void Search::cancel(LeafBatch& batch) {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    for (size_t i = 0; i < batch.size(); ++i) {
-      LeafBatch::Leaf& leaf = *batch.leaves_[i];
-      undo_virtual_loss(leaf.path);
-      const NodeIndex n = leaf.path.back();
-      if (leaf.path.size() == 1) {
-        tree_.node(n).state = NodeState::kNew;  // the root: evaluate it again later
-      } else {
-        // Unlink the leaf (its node stays unused in the arena until the tree is rebuilt).
-        const Node& parent = tree_.node(leaf.path[leaf.path.size() - 2]);
-        Edge* edges = tree_.edges(parent);
-        for (int e = 0; e < parent.num_edges; ++e) {
-          if (edges[e].child == n) edges[e].child = kNoNode;
-        }
-        --started_;
-      }
-      --in_flight_;
-    }
-    batch.clear();
-  }
-  delivered_.notify_all();
-}
-
 SearchResult Search::result() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (have_result_) return result_;
@@ -561,7 +174,15 @@ SearchResult Search::result() {
   r.visits.resize(n);
   r.prior.resize(n);
   r.q.resize(n);
+  r.proven.assign(n, Proven::kUnknown);
   r.visit_policy.resize(n);
+  auto proven_for_p = [p](uint8_t proof) {
+    return proof == kUnproven     ? Proven::kUnknown
+           : proof == kProvenDraw ? Proven::kDraw
+           : proof == proof_of(p) ? Proven::kWin
+                                  : Proven::kLoss;
+  };
+  r.root_proven = proven_for_p(root.proof);
   double total = 0;
   for (int i = 0; i < n; ++i) {
     r.actions[i] = edges[i].action;
@@ -570,6 +191,7 @@ SearchResult Search::result() {
       const Node& ch = tree_.node(edges[i].child);
       r.visits[i] = ch.visits;
       r.q[i] = ch.q(p);
+      r.proven[i] = proven_for_p(ch.proof);
     }
     total += r.visits[i];
   }
@@ -602,6 +224,7 @@ SearchResult Search::result() {
     for (int i = 0; i < n; ++i) {
       if (added[i] == most && (best < 0 || score[i] > score[best])) best = i;
     }
+    if (config_.solver) best = solver_choice(r, best);
     r.action = r.actions[best];
   } else {
     r.improved_policy = r.visit_policy;
@@ -621,6 +244,7 @@ SearchResult Search::result() {
       }
       best = static_cast<int>(std::discrete_distribution<int>(weight.begin(), weight.end())(rng_));
     }
+    if (config_.solver) best = solver_choice(r, best);
     r.action = r.actions[best];
   }
   result_ = std::move(r);
@@ -636,58 +260,6 @@ void Search::stop() {
   delivered_.notify_all();
 }
 
-SearchResult Search::run(Evaluator& evaluator, int threads, double max_seconds) {
-  const int leaves = config_.leaves_per_batch;
-  const auto start = std::chrono::steady_clock::now();
-  std::mutex error_mutex;
-  std::exception_ptr error;
-  auto worker = [&] {
-    LeafBatch batch;
-    std::vector<Evaluation> out;
-    while (true) {
-      if (max_seconds > 0 &&
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >
-              max_seconds) {
-        stop();
-      }
-      if (collect(batch, leaves) == 0) {
-        std::unique_lock<std::mutex> lock(mutex_);
-        if (done_locked()) return;
-        if (in_flight_ == 0) {
-          // Nothing in flight and nothing collected: only possible if the tree cannot grow.
-          tree_full_ = true;
-          if (done_locked()) return;
-        }
-        delivered_.wait_for(lock, std::chrono::milliseconds(1));
-        continue;
-      }
-      try {
-        evaluator.evaluate(batch.requests(), out);
-        deliver(batch, out);
-      } catch (...) {
-        cancel(batch);
-        stop();  // the other threads finish their leaves and return
-        std::lock_guard<std::mutex> lock(error_mutex);
-        if (!error) error = std::current_exception();
-        return;
-      }
-    }
-  };
-  if (threads <= 1) {
-    worker();
-  } else {
-    std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
-    for (std::thread& t : pool) t.join();
-  }
-  if (error) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    stopped_ = false;  // stopped only to end the other threads; the move can go on
-  }
-  if (error) std::rethrow_exception(error);
-  return result();
-}
-
 SearchStats Search::stats() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return stats_;
@@ -696,42 +268,6 @@ SearchStats Search::stats() const {
 TreeStats Search::tree_stats() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return tree_.stats();
-}
-
-// ---------------------------------------------------------------------------------------------
-// BatchStepper
-
-size_t BatchStepper::step(const std::vector<Search*>& searches, int leaves_per_search) {
-  if (batches_.size() < searches.size()) batches_.resize(searches.size());
-  requests_.clear();
-  for (size_t i = 0; i < searches.size(); ++i) {
-    batches_[i].clear();
-    if (searches[i]->done()) continue;
-    searches[i]->collect(batches_[i], leaves_per_search);
-    const auto& r = batches_[i].requests();
-    requests_.insert(requests_.end(), r.begin(), r.end());
-  }
-  if (requests_.empty()) return 0;
-  try {
-    evaluator_.evaluate(requests_, out_);
-    if (out_.size() < requests_.size()) {
-      throw std::runtime_error("mcts: the evaluator answered " + std::to_string(out_.size()) +
-                               " of " + std::to_string(requests_.size()) + " requests");
-    }
-  } catch (...) {
-    for (size_t i = 0; i < searches.size(); ++i) {
-      if (!batches_[i].empty()) searches[i]->cancel(batches_[i]);
-    }
-    throw;
-  }
-  size_t offset = 0;
-  for (size_t i = 0; i < searches.size(); ++i) {
-    const size_t n = batches_[i].size();
-    if (n == 0) continue;
-    searches[i]->deliver(batches_[i], out_.data() + offset);
-    offset += n;
-  }
-  return requests_.size();
 }
 
 }  // namespace pincer::mcts

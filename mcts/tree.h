@@ -48,6 +48,16 @@ enum class NodeState : uint8_t {
   kTerminal,  // the game is over here; nn_score holds the exact result
 };
 
+// A node's proven result, for any player to move.
+constexpr uint8_t kUnproven = 0, kWinFor0 = 1, kWinFor1 = 2, kProvenDraw = 3;
+inline uint8_t proof_of(int winner) {
+  return static_cast<uint8_t>(winner < 0 ? kProvenDraw : 1 + winner);
+}
+inline uint8_t loss_for(int player) { return proof_of(player ^ 1); }
+// A proof's exact value: player 0's win and the draw probability.
+inline float proof_w0(uint8_t proof) { return proof == kWinFor0 ? 1.0f : 0.0f; }
+inline float proof_d(uint8_t proof) { return proof == kProvenDraw ? 1.0f : 0.0f; }
+
 struct Node {
   uint32_t first_edge = 0;
   uint32_t visits = 0;     // completed visits through this node
@@ -58,7 +68,10 @@ struct Node {
   float nn_d = 0.0f;       // ... and the draw probability (for a terminal node: the result)
   uint16_t num_edges = 0;
   NodeState state = NodeState::kNew;
-  uint8_t to_move = 0;
+  uint8_t to_move : 1;
+  // The game-theoretic value when known (MCTS-Solver): a Proof. Terminal nodes are proven; a
+  // search stops at a proven node below the root and backs up its exact value.
+  uint8_t proof : 2;
 
   // Mean value for `player` in [-1, 1] (win - loss); 0 when unvisited.
   float q(int player) const {

@@ -306,6 +306,76 @@ int64_t Model::parameter_count() const {
   return n;
 }
 
+int64_t Model::flops_per_position() const {
+  const NetworkConfig& c = meta_.network();
+  const int64_t hw = int64_t{meta_.input_height()} * meta_.input_width();
+  const int64_t ch = c.channels();
+  int64_t macs = 9 * meta_.input_channels() * ch * hw;  // stem
+  macs += int64_t{c.blocks()} * 2 * 9 * ch * ch * hw;   // residual tower
+  macs += ch * c.policy_channels() * hw + c.policy_channels() * hw * meta_.num_actions();
+  macs += ch * c.value_channels() * hw + c.value_channels() * hw * c.value_hidden() +
+          int64_t{c.value_hidden()} * 3;
+  return 2 * macs;
+}
+
+namespace {
+
+// Sum of the version counters of every parameter and buffer: grows whenever one changes.
+int64_t weights_version(ResidualNetImpl& net) {
+  int64_t v = 0;
+  for (const auto& p : net.parameters()) v += p._version();
+  for (const auto& b : net.buffers()) v += b._version();
+  return v;
+}
+
+// A convolution without bias followed by batch norm (inference) as one convolution:
+// weight * s and bias beta - mean * s, with s = gamma / sqrt(var + eps) per output channel.
+void fold(const torch::nn::Conv2d& conv, const torch::nn::BatchNorm2d& bn,
+          std::vector<torch::Tensor>& weight, std::vector<torch::Tensor>& bias) {
+  const auto s = bn->weight / torch::sqrt(bn->running_var + bn->options.eps());
+  weight.push_back((conv->weight * s.view({-1, 1, 1, 1})).contiguous());
+  bias.push_back((bn->bias - bn->running_mean * s).contiguous());
+}
+
+void fold_all(ResidualNetImpl& net, std::vector<torch::Tensor>& weight,
+              std::vector<torch::Tensor>& bias) {
+  weight.clear();
+  bias.clear();
+  fold(net.stem, net.stem_bn, weight, bias);
+  for (size_t i = 0; i < net.tower->size(); ++i) {
+    auto* block = net.tower[i]->as<ResidualBlockImpl>();
+    fold(block->conv1, block->bn1, weight, bias);
+    fold(block->conv2, block->bn2, weight, bias);
+  }
+  fold(net.policy_conv, net.policy_bn, weight, bias);
+  fold(net.value_conv, net.value_bn, weight, bias);
+}
+
+// ResidualNetImpl::forward with the folded convolutions (same order as fold_all).
+std::pair<torch::Tensor, torch::Tensor> folded_forward(ResidualNetImpl& net,
+                                                       const std::vector<torch::Tensor>& weight,
+                                                       const std::vector<torch::Tensor>& bias,
+                                                       const torch::Tensor& x) {
+  size_t k = 0;
+  auto conv = [&](const torch::Tensor& t, int64_t padding) {
+    auto y = torch::conv2d(t, weight[k], bias[k], 1, padding);
+    ++k;
+    return y;
+  };
+  auto t = torch::relu(conv(x, 1));
+  for (size_t i = 0; i < net.tower->size(); ++i) {
+    auto y = torch::relu(conv(t, 1));
+    y = conv(y, 1);
+    t = torch::relu(y + t);
+  }
+  auto p = net.policy_fc(torch::relu(conv(t, 0)).flatten(1));
+  auto v = torch::relu(conv(t, 0)).flatten(1);
+  v = net.value_fc2(torch::relu(net.value_fc1(v)));
+  return {p, v};
+}
+
+}  // namespace
+
 void Model::infer(const float* input, int n, float* policy_logits, float* wdl) {
   if (n <= 0) return;
   c10::InferenceMode guard;
@@ -315,7 +385,18 @@ void Model::infer(const float* input, int n, float* policy_logits, float* wdl) {
                             {n, meta_.input_channels(), meta_.input_height(), meta_.input_width()},
                             torch::kFloat32);
   if (impl_->device != torch::kCPU) x = x.to(impl_->device);
-  auto [p, v] = net->forward(x);
+  std::vector<torch::Tensor> weight, bias;
+  {
+    std::lock_guard<std::mutex> lock(impl_->fold_mutex);
+    const int64_t version = weights_version(*net);
+    if (version != impl_->fold_version) {
+      fold_all(*net, impl_->fold_weight, impl_->fold_bias);
+      impl_->fold_version = version;
+    }
+    weight = impl_->fold_weight;
+    bias = impl_->fold_bias;
+  }
+  auto [p, v] = folded_forward(*net, weight, bias, x);
   p = p.to(torch::kCPU).contiguous();
   v = torch::softmax(v, 1).to(torch::kCPU).contiguous();
   std::memcpy(policy_logits, p.data_ptr<float>(), sizeof(float) * n * meta_.num_actions());

@@ -60,6 +60,9 @@ class Model {
   int num_actions() const { return meta_.num_actions(); }
   std::string device() const;
   int64_t parameter_count() const;
+  // Floating-point operations of one position's forward pass (a multiply-add counts 2;
+  // convolutions and dense layers only), for effective GFLOP/s.
+  int64_t flops_per_position() const;
 
   // Runs the network in inference mode on `n` encoded positions (n * input_size() floats).
   // Writes n * num_actions() policy logits and n * 3 win/draw/loss probabilities. Not

@@ -4,6 +4,9 @@
 
 #include <torch/torch.h>
 
+#include <mutex>
+#include <vector>
+
 #include "nn/model.h"
 
 namespace pincer {
@@ -38,6 +41,12 @@ TORCH_MODULE(ResidualNet);
 struct Model::Impl {
   ResidualNet net{nullptr};
   torch::Device device{torch::kCPU};
+  // Inference runs with each batch norm folded into the convolution before it (weights scaled,
+  // a bias added; model.cpp), rebuilt whenever a parameter or buffer changed since (torch's
+  // version counters only grow).
+  std::mutex fold_mutex;
+  std::vector<torch::Tensor> fold_weight, fold_bias;
+  int64_t fold_version = -1;
 };
 
 // Byte strings (serialized protos) stored in torch archives as uint8 tensors.

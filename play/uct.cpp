@@ -15,6 +15,13 @@ std::array<double, 2> Uct::rollout(State& state) {
     const Outcome o = state.outcome();
     if (o.over) return {o.score_for(0), o.score_for(1)};
     if (ply >= options_.rollout_plies) break;
+    if (options_.tactics) {  // decisive moves: a win at once is always played
+      state.winning_actions(scratch_);
+      if (!scratch_.empty()) {
+        state.apply(scratch_[0]);
+        continue;
+      }
+    }
     state.legal_actions(scratch_);
     state.apply(scratch_[rng_.below(scratch_.size())]);
   }
@@ -91,6 +98,10 @@ Action Uct::search(const State& root) {
       if (o.over) {
         child.terminal = true;
         child.terminal_value = o.score_for(child.mover);
+      } else if (options_.tactics && state->has_winning_action()) {
+        // Whoever moves next wins at once: as good as over.
+        child.terminal = true;
+        child.terminal_value = state->to_move() == child.mover ? 1.0 : 0.0;
       } else {
         state->legal_actions(child.untried);
       }
@@ -116,8 +127,13 @@ Action Uct::search(const State& root) {
   }
   last_sims_ = sims;
 
+  // Never a move that loses at once while another is left.
+  const auto lost = [&](int c) { return nodes_[c].terminal && nodes_[c].terminal_value == 0.0; };
+  bool all_lost = nodes_[0].untried.empty();
+  for (int c : nodes_[0].children) all_lost = all_lost && lost(c);
   int best = -1;
   for (int c : nodes_[0].children) {
+    if (!all_lost && lost(c)) continue;
     if (best < 0 || nodes_[c].visits > nodes_[best].visits ||
         (nodes_[c].visits == nodes_[best].visits && nodes_[c].wins > nodes_[best].wins)) {
       best = c;
@@ -158,6 +174,7 @@ std::unique_ptr<Player> make_uct_player(const GamePtr& game, const PlayerSpec& s
   options.exploration = args.get_double("c", 1.0, 0.0, 100.0);
   options.rollout_plies = args.get_int("rollout", 200, 0, 100000);
   options.seconds = args.get_double("time", 0, 0.001, 86400);
+  options.tactics = args.get_int("tactics", 1, 0, 1) != 0;
   args.finish();
   if (options.seconds > 0 && !spec.args.count("sims")) options.simulations = 100000000;
   return std::make_unique<UctPlayer>(*game, to_string(spec), options, seed);

@@ -17,6 +17,10 @@ struct UctOptions {
   double exploration = 1.0;  // c in W/N + c * sqrt(ln N_parent / N)
   int rollout_plies = 200;
   double seconds = 0;  // 0: no time limit
+  // Tactics through State::winning_actions(): rollouts play a win at once when there is one, and
+  // a new node whose next mover can win at once counts as decided (never played at the root
+  // while another move is left).
+  bool tactics = true;
 };
 
 class Uct {

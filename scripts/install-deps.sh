@@ -4,7 +4,10 @@
 set -euo pipefail
 packages=(build-essential cmake ninja-build ccache pkg-config clang libclang-rt-14-dev clang-format
   libtorch-dev libtbb-dev libprotobuf-dev protobuf-compiler libspdlog-dev libgtest-dev libgmock-dev
-  libcli11-dev nlohmann-json3-dev libxxhash-dev libzstd-dev libbenchmark-dev stockfish)
+  libcli11-dev nlohmann-json3-dev libxxhash-dev libzstd-dev libbenchmark-dev stockfish
+  # OpenBLAS (OpenMP build): LibTorch's CPU matrix products go through the system BLAS, and
+  # Debian's default is the slow reference one (docs/training.md, "Network speed").
+  libopenblas0-openmp)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -54,6 +54,7 @@ void complete_search(SearchConfig& s, const Checker& c, const std::string& path,
   c.range(path + ".cache_size", s.cache_size(), 0, 1e8);
   c.range(path + ".gumbel_actions", s.gumbel_actions(), 0, 4096);
   c.range(path + ".max_nodes", s.max_nodes(), 1000, 2e9);
+  if (s.has_tactics()) c.range(path + ".tactics", s.tactics(), 0, 2);
 }
 
 }  // namespace

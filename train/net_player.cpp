@@ -114,6 +114,8 @@ void register_net_player_kind() {
     o.time_s = args.get_double("time", 0, 0, 1e6);
     o.search.c_puct = static_cast<float>(args.get_double("cpuct", 1.5, 0.01, 100));
     o.search.leaves_per_batch = args.get_int("leaves", 4, 1, 256);
+    o.search.solver = args.get_int("solver", 1, 0, 1) != 0;
+    o.search.tactics = args.get_int("tactics", o.search.tactics, 0, 2);
     const std::string device = args.get_string("device", "cpu");
     args.finish();
     if (model.empty()) {

@@ -29,7 +29,8 @@ std::shared_ptr<InferenceService> shared_inference_service(const GamePtr& game,
                                                            const std::string& device);
 
 // Registers the "net" player kind (play/player.h). Arguments: model (path, required), sims
-// (default 200), time (seconds per move, default 0: none), cpuct (1.5), leaves (4), device (cpu).
+// (default 200), time (seconds per move, default 0: none), cpuct (1.5), leaves (4), device (cpu),
+// solver (1: MCTS-Solver on, 0 off) and tactics (1; 0, 1 or 2, docs/search.md).
 void register_net_player_kind();
 
 }  // namespace pincer

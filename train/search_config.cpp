@@ -11,6 +11,8 @@ mcts::SearchConfig play_search_config(const SearchConfig& s, uint64_t seed) {
   c.reuse_tree = !s.no_tree_reuse();
   c.max_nodes = static_cast<uint32_t>(s.max_nodes());
   c.gumbel_actions = s.gumbel_actions();
+  if (s.has_solver()) c.solver = s.solver();
+  if (s.has_tactics()) c.tactics = s.tactics();
   c.self_play = false;
   c.seed = seed;
   c.fast_simulations = std::max(1, std::min(c.fast_simulations, c.simulations));

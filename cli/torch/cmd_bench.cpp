@@ -7,6 +7,9 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
 #include <thread>
 
 #include "cli/support/commands.h"
@@ -38,6 +41,37 @@ std::unique_ptr<Model> bench_model(const RunConfig& cfg, const GamePtr& game,
   return Model::create(*game, cfg.network(), cfg.device(), cfg.seed());
 }
 
+// The CPU's model name (/proc/cpuinfo), or "unknown".
+std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
+  }
+  return "unknown";
+}
+
+// The BLAS libraries this process has loaded (their real paths: Debian picks the BLAS through
+// alternatives links), from /proc/self/maps; "none loaded" if none.
+std::string loaded_blas() {
+  std::ifstream in("/proc/self/maps");
+  std::set<std::string> libs;
+  std::string line;
+  while (std::getline(in, line)) {
+    const size_t slash = line.find('/');
+    if (slash == std::string::npos) continue;
+    const std::string path = line.substr(slash);
+    const std::string name = fs::path(path).filename().string();
+    if (name.find("blas") == std::string::npos) continue;
+    std::error_code ec;
+    const fs::path real = fs::canonical(path, ec);
+    libs.insert(ec ? path : real.string());
+  }
+  std::string out;
+  for (const std::string& l : libs) out += (out.empty() ? "" : ", ") + l;
+  return out.empty() ? "none loaded" : out;
+}
+
 void bench_nn(const NnOptions& o) {
   const RunConfig cfg = load_run_config(o.config);
   GamePtr game = load_game(cfg.rules());
@@ -50,11 +84,18 @@ void bench_nn(const NnOptions& o) {
       model->metadata().network().blocks(), model->metadata().network().channels(),
       static_cast<long long>(model->parameter_count()), game->ruleset_name().c_str(), threads,
       model->device().c_str());
-  std::printf("%8s %12s %12s\n", "batch", "evals/s", "ms/batch");
-  for (int b : o.batches) {
+  const double flops = static_cast<double>(model->flops_per_position());
+  std::printf("cpu: %s; precision float32; %.1f MFLOP per position\n", cpu_model().c_str(),
+              flops / 1e6);
+  std::printf("%8s %12s %12s %10s\n", "batch", "evals/s", "ms/batch", "GFLOP/s");
+  for (size_t i = 0; i < o.batches.size(); ++i) {
+    const int b = o.batches[i];
     const RawThroughput r = measure_raw_throughput(*model, positions, b, o.seconds);
-    std::printf("%8d %12.0f %12.2f\n", b, r.evals_per_s, r.ms_per_batch);
+    std::printf("%8d %12.0f %12.2f %10.1f\n", b, r.evals_per_s, r.ms_per_batch,
+                r.evals_per_s * flops / 1e9);
     std::fflush(stdout);
+    // The BLAS is loaded lazily by the first product: say which one after the first batch.
+    if (i == 0) std::printf("blas: %s\n", loaded_blas().c_str());
   }
 }
 

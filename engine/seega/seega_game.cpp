@@ -1,5 +1,7 @@
 #include "engine/seega/seega_game.h"
 
+#include <xxhash.h>
+
 #include <algorithm>
 #include <cassert>
 #include <sstream>
@@ -172,6 +174,13 @@ void SeegaState::encode(float* planes) const {
   if (pos_.forced() || pos_.placements_left_in_turn() > 1) fill(7, 1.0f);
   fill(8, static_cast<float>(pos_.halfmove()) / r.capture_free_plies);
   if (us == kDark) fill(9, 1.0f);
+}
+
+uint64_t SeegaState::eval_key() const {
+  // The key covers pieces, hands and the turn (who acts follows from them); encode() also reads
+  // the capture-free counter.
+  const uint32_t halfmove = static_cast<uint32_t>(pos_.halfmove());
+  return XXH64(&halfmove, sizeof halfmove, pos_.key());
 }
 
 bool SeegaState::equals(const State& other) const {

@@ -67,6 +67,7 @@ class SeegaState : public State {
   void apply(Action action) override;
   Outcome outcome() const override;
   uint64_t hash() const override { return pos_.key(); }
+  uint64_t eval_key() const override;
   std::string to_text() const override;
   std::string to_diagram() const override;
   std::vector<std::string> last_captured() const override;

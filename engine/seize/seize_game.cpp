@@ -1,5 +1,7 @@
 #include "engine/seize/seize_game.h"
 
+#include <xxhash.h>
+
 #include <cstdlib>
 #include <sstream>
 
@@ -183,6 +185,48 @@ void SeizeState::encode(float* planes) const {
   if (r.total_plies) set(17, kBoard, static_cast<float>(pos_.ply()) / r.total_plies);
   if (r.keeps_points()) set(18, kBoard, (pos_.points(us) - pos_.points(them)) / 8.0f);
   if (us == kBottom) set(19, kBoard);
+}
+
+namespace {
+// Plays the side to move's moves on copies of `pos` (no heap, no action list) and calls
+// `found(move)` for each that wins at once; stops when it returns false.
+template <typename Found>
+void for_each_win(const Position& pos, Found found) {
+  if (pos.decided_without_stalemate()) return;  // as legal_actions()
+  MoveList list;
+  pos.generate(list);
+  const int us = pos.to_move();
+  for (const Move& m : list) {
+    Position next = pos;
+    next.apply(m);
+    const Result r = next.result();
+    if (r.over() && r.winner == us && !found(m)) return;
+  }
+}
+}  // namespace
+
+void SeizeState::winning_actions(std::vector<Action>& out) const {
+  out.clear();
+  for_each_win(pos_, [&](Move m) {
+    out.push_back(move_to_action(m));
+    return true;
+  });
+}
+
+bool SeizeState::has_winning_action() const {
+  bool any = false;
+  for_each_win(pos_, [&](Move) { return !(any = true); });
+  return any;
+}
+
+uint64_t SeizeState::eval_key() const {
+  // The key covers pieces, tokens and the side to move; encode() also reads these counters.
+  const Rules& r = pos_.rules();
+  const uint32_t counters[3] = {
+      r.halfmove_limit ? static_cast<uint32_t>(pos_.halfmove()) : 0u,
+      r.total_plies ? static_cast<uint32_t>(pos_.ply()) : 0u,
+      r.keeps_points() ? static_cast<uint32_t>(pos_.points(0) << 16 | pos_.points(1)) : 0u};
+  return XXH64(counters, sizeof counters, pos_.key());
 }
 
 int SeizeState::policy_index(Action action) const {

@@ -56,7 +56,10 @@ class SeizeState : public State {
   void legal_actions(std::vector<Action>& out) const override;
   void apply(Action action) override;
   Outcome outcome() const override;
+  void winning_actions(std::vector<Action>& out) const override;
+  bool has_winning_action() const override;
   uint64_t hash() const override { return pos_.key(); }
+  uint64_t eval_key() const override;
   std::string to_text() const override;
   std::string to_diagram() const override;
   std::string to_compact() const override;

@@ -164,6 +164,37 @@ TEST(Mcts, TakesAWinAtOnceAndPlaysLegalMoves) {
   EXPECT_NE(std::find(legal.begin(), legal.end(), a), legal.end());
 }
 
+// With tactics (the default) the rollout player never hands the opponent a win at once while
+// it has a move that does not, even with few simulations; without them it does.
+TEST(Mcts, TacticsAvoidMovesThatLoseAtOnce) {
+  const GamePtr game = reference();
+  int checked = 0, blunders_without = 0;
+  std::vector<Action> legal;
+  for (uint64_t seed = 1; seed <= 60 && checked < 12; ++seed) {
+    testing::play_random_game(*game->initial_state(), seed, 200, [&](const State& s, Action a) {
+      if (a < 0 || checked >= 12 || s.has_winning_action()) return;
+      s.legal_actions(legal);
+      int safe = 0;
+      for (Action m : legal) {
+        auto next = s.clone();
+        next->apply(m);
+        safe += !next->outcome().over && !next->has_winning_action();
+      }
+      if (safe == 0 || safe * 2 > static_cast<int>(legal.size())) return;  // most moves lose
+      auto loses = [&](Action m) {
+        auto next = s.clone();
+        next->apply(m);
+        return next->has_winning_action();
+      };
+      EXPECT_FALSE(loses(make_player(game, "mcts:sims=20", seed)->choose(s))) << s.to_text();
+      blunders_without += loses(make_player(game, "mcts:sims=20,tactics=0", seed)->choose(s));
+      ++checked;
+    });
+  }
+  EXPECT_EQ(checked, 12);
+  EXPECT_GT(blunders_without, 0);
+}
+
 TEST(Mcts, SameSeedSameMove) {
   const GamePtr game = reference();
   auto s = game->initial_state();

@@ -12,6 +12,7 @@
 #include "engine/atomic_file.h"
 #include "engine/registry.h"
 #include "nn/inference.h"
+#include "nn/network.h"
 #include "tests/train/helpers.h"
 
 namespace pincer::testing {
@@ -78,6 +79,59 @@ TEST(Model, SaveLoadRoundTripKeepsWeightsAndMetadata) {
   auto copy = model->clone();
   const auto c = run(*copy, *game, pos);
   for (size_t i = 0; i < a.size(); ++i) EXPECT_EQ(a[i], c[i]) << i;
+}
+
+// The forward pass's operations, counted by hand for SE!ZE (20 planes of 8x8, 3584 actions) with
+// 1 block of 8 channels and the default heads (policy 4 channels, value 2 channels, 64 hidden):
+// multiply-adds of the stem 9*20*8*64, the block 2*9*8*8*64, the policy head 8*4*64 + 4*64*3584,
+// the value head 8*2*64 + 2*64*64 + 64*3; two operations each.
+TEST(Model, FlopsPerPositionCountsTheLayers) {
+  auto model = Model::create(*load_game("seize-reference"), small_net(), "cpu", 1);
+  const int64_t macs = 9 * 20 * 8 * 64 + 2 * 9 * 8 * 8 * 64 + 8 * 4 * 64 + 4 * 64 * 3584 +
+                       8 * 2 * 64 + 2 * 64 * 64 + 64 * 3;
+  EXPECT_EQ(model->flops_per_position(), 2 * macs);
+}
+
+// Inference folds batch norm into the convolutions: the same outputs as the module's own forward
+// pass (batch norm statistics made non-trivial), and refolded after the weights change.
+TEST(Model, FoldedBatchNormInferenceMatchesTheNetwork) {
+  const GamePtr game = load_game("seize-reference");
+  NetworkConfig net_config = small_net();
+  net_config.set_blocks(2);
+  auto model = Model::create(*game, net_config, "cpu", 3);
+  auto& net = model->impl().net;
+  auto randomize = [&](double scale) {
+    torch::NoGradGuard no_grad;
+    for (auto& module : net->modules(false)) {
+      if (auto* bn = module->as<torch::nn::BatchNorm2dImpl>()) {
+        bn->running_mean.uniform_(-scale, scale);
+        bn->running_var.uniform_(0.5, 0.5 + scale);
+        bn->weight.uniform_(0.5, 1.5);
+        bn->bias.uniform_(-scale, scale);
+      }
+    }
+  };
+  const std::vector<std::string> positions = {game->initial_state()->to_text()};
+  auto reference = [&](std::vector<float>& logits, std::vector<float>& wdl) {
+    torch::NoGradGuard no_grad;
+    net->eval();
+    std::vector<float> input(model->input_size());
+    game->parse_state(positions[0])->encode(input.data());
+    auto x = torch::from_blob(input.data(), {1, 20, 8, 8}, torch::kFloat32);
+    auto [p, v] = net->forward(x);
+    v = torch::softmax(v, 1);
+    logits.assign(p.data_ptr<float>(), p.data_ptr<float>() + p.numel());
+    wdl.assign(v.data_ptr<float>(), v.data_ptr<float>() + v.numel());
+  };
+  for (double scale : {0.5, 1.0}) {  // the second round changes the weights after a first fold
+    randomize(scale);
+    std::vector<float> wdl, ref_logits, ref_wdl;
+    const std::vector<float> logits = run(*model, *game, positions, &wdl);
+    reference(ref_logits, ref_wdl);
+    ASSERT_EQ(logits.size(), ref_logits.size());
+    for (size_t i = 0; i < logits.size(); ++i) ASSERT_NEAR(logits[i], ref_logits[i], 1e-4) << i;
+    for (int i = 0; i < 3; ++i) EXPECT_NEAR(wdl[i], ref_wdl[i], 1e-5);
+  }
 }
 
 TEST(Model, RefusesAnotherRulesetFingerprintNamingBoth) {
