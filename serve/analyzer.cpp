@@ -11,6 +11,7 @@
 #include "mcts/search.h"
 #include "play/alphabeta.h"
 #include "play/player.h"
+#include "play/time_manager.h"
 
 namespace pincer::serve {
 namespace {
@@ -75,7 +76,8 @@ class MctsAnalyzer : public Analyzer {
     const auto t0 = Clock::now();
     double next_report = req.report_every;
     bool stopped = false;
-    int idle_steps = 0;  // collects that found only terminals and cache hits
+    int idle_steps = 0;
+    int steps = 0;  // collects that found only terminals and cache hits
     while (!search.done()) {
       if (search.collect(batch, config.leaves_per_batch) == 0) {
         if (++idle_steps > 100000) break;  // the tree cannot grow any more
@@ -93,6 +95,22 @@ class MctsAnalyzer : public Analyzer {
       if (!stopped && ((req.stop && req.stop->load()) || (max_time > 0 && t >= max_time))) {
         search.stop();
         stopped = true;
+      }
+      if (req.early_stop && !stopped && ++steps % 16 == 0) {
+        const mcts::SearchResult snap = search.snapshot();
+        uint32_t best = 0, second = 0;
+        for (uint32_t v : snap.visits) {
+          if (v > best)
+            second = best, best = v;
+          else if (v > second)
+            second = v;
+        }
+        double left = config.simulations - static_cast<double>(snap.simulations);
+        if (max_time > 0 && t > 0) left = std::min(left, snap.simulations / t * (max_time - t));
+        if (best_is_settled(best, second, left)) {
+          search.stop();
+          stopped = true;
+        }
       }
       if (req.report && req.report_every > 0 && t >= next_report && !search.done()) {
         next_report = t + req.report_every;
@@ -162,9 +180,11 @@ class AlphaBetaAnalyzer : public Analyzer {
   Json analyze(const State& state, const TurnRequest& req) override {
     AlphaBetaOptions root_options = options_;
     if (req.max_time > 0) {
-      // Half the time for the root's own search, half for the moves one by one.
-      root_options.seconds = req.max_time / 2;
-      root_options.max_depth = 0;
+      // Half the time for the root's own search, half for the moves one by one; a depth limit
+      // of the spec still holds.
+      root_options.seconds = root_options.seconds > 0
+                                 ? std::min(root_options.seconds, req.max_time / 2)
+                                 : req.max_time / 2;
     }
     AlphaBeta root_search(*game_, root_options);
     const SearchInfo info = root_search.search(state);
@@ -198,6 +218,7 @@ class AlphaBetaAnalyzer : public Analyzer {
         AlphaBetaOptions co = options_;
         co.max_depth = child_depth;
         co.seconds = per_move;
+        if (co.seconds == 0 && co.max_depth == 0) co.max_depth = 1;
         AlphaBeta child_search(*game_, co);
         const SearchInfo ci = child_search.search(*child);
         const bool same = child->to_move() == state.to_move();

@@ -26,6 +26,9 @@ struct TurnRequest {
   int pv_length = 16;
   double report_every = 0;  // seconds; 0: no reports during the search
   uint64_t seed = 1;
+  // Stop as soon as the most visited move cannot be overtaken within the visits left (a bot
+  // playing a move, not an analysis that reports every candidate's numbers).
+  bool early_stop = false;
   const std::atomic<bool>* stop = nullptr;  // set: finish as soon as possible
   // Called with partial results (rootInfo, moveInfos) during the search.
   std::function<void(Json)> report;

@@ -314,6 +314,7 @@ void AnalysisEngine::run_job(Job& job) {
     req.include_policy = q.include_policy;
     req.include_pv = q.include_pv;
     req.report_every = q.report_every;
+    req.early_stop = q.early_stop;
     req.seed = mix_seed(options_.seed, state.hash());
     req.stop = job.stop.get();
     req.report = [&](Json partial) { emit(std::move(partial), true); };

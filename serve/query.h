@@ -35,6 +35,8 @@ struct Query {
   bool include_pv = true;
   double report_every = 0;  // seconds between isDuringSearch reports; 0 = none
   int priority = 0;         // higher runs first
+  // Not part of the protocol: set by the server's bot (serve/analyzer.h TurnRequest).
+  bool early_stop = false;
 };
 
 struct ActionRequest {
