@@ -269,6 +269,7 @@ void Server::routes() {
       res.set_content(text, mime_of(stem));
     });
   }
+  s.Get("/favicon.ico", [](const httplib::Request&, httplib::Response& res) { res.status = 204; });
   s.Get("/api/info",
         [this](const httplib::Request&, httplib::Response& res) { reply(res, 200, info()); });
   s.Post("/api/game", [this](const httplib::Request& req, httplib::Response& res) {

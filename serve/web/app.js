@@ -267,6 +267,7 @@ function analyseCurrent() {
   const stream = new EventSource(`/api/analyze/stream?query=${encodeURIComponent(JSON.stringify(query))}`);
   an.stream = stream;
   $('an-status').textContent = 'analysing…';
+  $('an-status').dataset.done = '0';
   stream.onmessage = (ev) => {
     const r = JSON.parse(ev.data);
     if (r.error) { $('an-status').textContent = r.error; return; }
