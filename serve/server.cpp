@@ -79,16 +79,18 @@ struct Waiter {
   std::deque<Json> pending;
   int finals = 0;
   bool failed = false;
-  Sink sink() {
-    return [this](const Json& j) {
-      std::lock_guard<std::mutex> lock(mu);
-      if (j.contains("error")) failed = true;
-      if (!j.value("isDuringSearch", false)) ++finals;
-      pending.push_back(j);
-      cv.notify_all();
-    };
-  }
 };
+
+// The sink keeps the waiter alive: a query may answer after its HTTP request has gone.
+Sink sink_to(const std::shared_ptr<Waiter>& waiter) {
+  return [waiter](const Json& j) {
+    std::lock_guard<std::mutex> lock(waiter->mu);
+    if (j.contains("error")) waiter->failed = true;
+    if (!j.value("isDuringSearch", false)) ++waiter->finals;
+    waiter->pending.push_back(j);
+    waiter->cv.notify_all();
+  };
+}
 
 }  // namespace
 
@@ -404,7 +406,7 @@ void Server::routes() {
   s.Post("/api/analyze", [this](const httplib::Request& req, httplib::Response& res) {
     const Query q = limited_query(body_json(req));
     auto waiter = std::make_shared<Waiter>();
-    if (!engine_->submit(q, waiter->sink())) {
+    if (!engine_->submit(q, sink_to(waiter))) {
       const Json e = waiter->pending.empty() ? Json{{"error", "refused"}} : waiter->pending.back();
       const bool busy = e.value("error", std::string()).rfind("busy", 0) == 0;
       return reply(res, busy ? 503 : 400, e);
@@ -437,7 +439,7 @@ void Server::routes() {
       return fail(res, 503, "too many analysis streams open");
     }
     auto waiter = std::make_shared<Waiter>();
-    if (!engine_->submit(q, waiter->sink())) {
+    if (!engine_->submit(q, sink_to(waiter))) {
       streams_.fetch_sub(1);
       const Json e = waiter->pending.empty() ? Json{{"error", "refused"}} : waiter->pending.back();
       return reply(res, 400, e);

@@ -25,7 +25,7 @@ struct ServerOptions {
   size_t max_games = 1000;        // sessions kept; the least recently used goes first
   double max_query_seconds = 30;  // an API analysis's time limit (also its default)
   int max_query_turns = 400;      // turns per API analysis query
-  int max_streams = 32;           // open analysis streams (SSE) at once
+  int max_streams = 8;  // open analysis streams (SSE) at once; each holds a handler thread
   int http_threads = 16;
   BotOptions bot;
   uint64_t seed = 1;
