@@ -178,6 +178,10 @@ class Game {
   // game without one (they fall back to points and mobility). Owned by the game.
   virtual const Heuristic* heuristic() const { return nullptr; }
 
+  // Who wins when a game that counts points is decided on points and they are equal (e.g. a
+  // game clock runs out): 0 or 1, or -1 for a draw (the default).
+  virtual int points_tie_winner() const { return -1; }
+
   // How to draw the board (cells, marked squares, piece kinds and glyphs); empty (not provided)
   // by default. State::board_view and State::action_cells index into it.
   virtual BoardLayout board_layout() const { return {}; }

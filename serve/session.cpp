@@ -50,7 +50,7 @@ void GameSession::tick_locked() {
     reason_ = "time";
   } else {
     const std::array<int, 2> p = state_->points();
-    winner_ = p[0] > p[1] ? 0 : p[1] > p[0] ? 1 : -1;
+    winner_ = p[0] > p[1] ? 0 : p[1] > p[0] ? 1 : analyzer_->game()->points_tie_winner();
     reason_ = "time, points";
   }
 }

@@ -14,7 +14,8 @@
 namespace pincer::serve {
 
 // Clocks: none; one clock for the whole game (when it runs out the side with more points wins,
-// equal points draw); or one clock per side (the side whose clock runs out loses).
+// equal points go to Game::points_tie_winner, a draw where it names nobody); or one clock per side
+// (the side whose clock runs out loses).
 enum class ClockMode { kNone, kGame, kSide };
 
 struct SessionSettings {

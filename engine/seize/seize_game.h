@@ -36,6 +36,7 @@ class SeizeGame : public Game {
   uint64_t perft(const State& state, int depth) const override;
   const Heuristic* heuristic() const override;
   BoardLayout board_layout() const override;  // board_layout.cpp
+  int points_tie_winner() const override { return rules_.total_plies ? rules_.ties_to : -1; }
 
   const Rules& rules() const { return rules_; }
   std::unique_ptr<State> wrap(const Position& pos) const;

@@ -104,6 +104,16 @@ try {
   await page.waitForFunction(() => document.getElementById('an-status').dataset.done === '1' &&
                                    document.querySelectorAll('#an-board .arrow').length > 0, { timeout: 30000 });
   await page.screenshot({ path: path.join(shots, 'analyse.png'), fullPage: true });
+  // Another game drawn from its own layout: Seega's start, then one placement by click.
+  await page.select('#an-rules', 'seega-5x5');
+  await page.waitForSelector('#an-board [data-cell="b2"] .target');
+  // The board is redrawn as the analysis streams in: click once it is done.
+  await page.waitForFunction(() => document.querySelectorAll('#an-board [data-cell]').length === 25 &&
+                                   document.getElementById('an-status').dataset.done === '1', { timeout: 30000 });
+  await page.click('#an-board [data-cell="b2"]');
+  await page.waitForSelector('#an-board [data-cell="b2"] circle.piece');
+  await page.waitForFunction(() => document.getElementById('an-status').dataset.done === '1', { timeout: 30000 });
+  await page.screenshot({ path: path.join(shots, 'analyse-seega.png') });
   if (errors.length) fail(`page errors: ${errors.join('; ')}`);
   log('ok');
 } finally {
