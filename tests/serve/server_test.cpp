@@ -142,11 +142,12 @@ TEST_F(ServerTest, AnalysisAsJsonAndAsEvents) {
   for (const Json& x : r["responses"]) EXPECT_FALSE(x["moveInfos"].empty());
   const std::string q = R"({"rules":"seize-reference","reportDuringSearchEvery":0.05})";
   std::string body;
-  auto res = client().Get(("/api/analyze/stream?query=" + httplib::detail::encode_query_param(q)).c_str(),
-                          [&](const char* data, size_t n) {
-                            body.append(data, n);
-                            return true;
-                          });
+  auto res =
+      client().Get(("/api/analyze/stream?query=" + httplib::detail::encode_query_param(q)).c_str(),
+                   [&](const char* data, size_t n) {
+                     body.append(data, n);
+                     return true;
+                   });
   ASSERT_TRUE(res);
   EXPECT_EQ(res->status, 200);
   EXPECT_NE(body.find("data: {\"id\":"), std::string::npos);
