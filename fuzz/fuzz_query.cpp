@@ -7,7 +7,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace pincer;
-  const Game& game = *fuzz::game(0);
+  const Game& game = fuzz::game(0);
   const std::string text(reinterpret_cast<const char*>(data), size);
   serve::Json id;
   try {
