@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace google::protobuf {
@@ -50,6 +51,44 @@ struct InputShape {
 
 class Game;
 class Heuristic;  // engine/heuristic.h
+
+// How to draw the game's board (Game::board_layout), so that tools (the web page of `pincer
+// serve`) draw any game without code per game. A game that provides none returns an empty layout.
+struct BoardCell {
+  std::string name;  // the square's name in the game's notation, e.g. "c3"
+  int column = 0;    // 0 = leftmost as drawn
+  int row = 0;       // 0 = top as drawn
+  std::string mark;  // "" or the name of a marked square kind (see BoardLayout::marks)
+};
+struct PieceKind {
+  std::string name;   // e.g. "guard", "boss+plus", "token-plus"
+  int owner = -1;     // 0 or 1; -1: a marker lying on a cell (a token), owned by nobody
+  std::string glyph;  // short text drawn on the piece, e.g. "B", "+"
+  int points = 0;     // what capturing it scores where the ruleset counts points; else 0
+};
+struct BoardLayout {
+  int columns = 0;
+  int rows = 0;
+  std::vector<BoardCell> cells;  // the playable cells; empty: no layout provided
+  std::vector<PieceKind> kinds;  // indexed by BoardView::piece and ::marker
+  // Marked square kinds, name -> what it means, e.g. {"crown", "a boss here wins"}.
+  std::vector<std::pair<std::string, std::string>> marks;
+  std::array<std::string, 2> side_colors;  // CSS colours of the players' pieces
+  bool provided() const { return !cells.empty(); }
+};
+// What lies on each cell of the layout (State::board_view).
+struct BoardView {
+  std::vector<int> piece;   // per cell: index into BoardLayout::kinds, or -1; empty: not provided
+  std::vector<int> marker;  // per cell: a marker kind lying there, or -1 (may be empty)
+  bool provided() const { return !piece.empty(); }
+};
+// The cells an action moves between, for highlighting (State::action_cells): indices into
+// BoardLayout::cells, -1 where there is none (a placement has no `from`; a game with no layout
+// has neither).
+struct ActionCells {
+  int from = -1;
+  int to = -1;
+};
 
 class State {
  public:
@@ -98,6 +137,14 @@ class State {
   virtual int policy_index(Action action) const { return action; }
 
   virtual bool equals(const State& other) const = 0;
+
+  // The pieces on the board by cell of Game::board_layout(); empty where the game provides none.
+  virtual BoardView board_view() const { return {}; }
+  // The cells `action` (legal here) goes from and to; {-1, -1} where the game provides none.
+  virtual ActionCells action_cells(Action action) const {
+    (void)action;
+    return {};
+  }
 };
 
 class Game {
@@ -161,6 +208,14 @@ class Game {
   // Hand-made knowledge for the classical players (evaluation, capture values); nullptr for a
   // game without one (they fall back to points and mobility). Owned by the game.
   virtual const Heuristic* heuristic() const { return nullptr; }
+
+  // Who wins when a game that counts points is decided on points and they are equal (e.g. a
+  // game clock runs out): 0 or 1, or -1 for a draw (the default).
+  virtual int points_tie_winner() const { return -1; }
+
+  // How to draw the board (cells, marked squares, piece kinds and glyphs); empty (not provided)
+  // by default. State::board_view and State::action_cells index into it.
+  virtual BoardLayout board_layout() const { return {}; }
 };
 
 using GamePtr = std::shared_ptr<const Game>;

@@ -158,9 +158,7 @@ bool Search::done_locked() const {
   return completed_ >= budget() || tree_full_ || stopped_;
 }
 
-SearchResult Search::result() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (have_result_) return result_;
+SearchResult Search::summary_locked() const {
   const Node& root = tree_.node(tree_.root());
   if (root.state == NodeState::kTerminal)
     throw std::logic_error("mcts: no search at a finished game");
@@ -183,15 +181,22 @@ SearchResult Search::result() {
                                   : Proven::kLoss;
   };
   r.root_proven = proven_for_p(root.proof);
+  r.child_wdl.resize(n);
   double total = 0;
   for (int i = 0; i < n; ++i) {
     r.actions[i] = edges[i].action;
     r.prior[i] = edges[i].prior();
+    r.child_wdl[i] = {0.0f, 1.0f, 0.0f};
     if (edges[i].child) {
       const Node& ch = tree_.node(edges[i].child);
       r.visits[i] = ch.visits;
       r.q[i] = ch.q(p);
       r.proven[i] = proven_for_p(ch.proof);
+      if (ch.visits > 0) {
+        const float cv = static_cast<float>(ch.visits);
+        const float cw = (p == 0 ? ch.w0_sum : cv - ch.w0_sum - ch.d_sum) / cv;
+        r.child_wdl[i] = {cw, ch.d_sum / cv, std::max(0.0f, 1.0f - cw - ch.d_sum / cv)};
+      }
     }
     total += r.visits[i];
   }
@@ -206,7 +211,46 @@ SearchResult Search::result() {
   r.full_search = full_search_;
   r.simulations = completed_;
   r.root_visits = root.visits;
+  return r;
+}
 
+SearchResult Search::snapshot() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return summary_locked();
+}
+
+std::vector<Action> Search::principal_variation(Action first, int max_len) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<Action> pv{first};
+  const Node& root = tree_.node(tree_.root());
+  if (root.state != NodeState::kExpanded) return pv;
+  NodeIndex node = kNoNode;
+  const Edge* edges = tree_.edges(root);
+  for (int i = 0; i < root.num_edges; ++i) {
+    if (edges[i].action == first) node = edges[i].child;
+  }
+  while (node != kNoNode && static_cast<int>(pv.size()) < max_len) {
+    const Node& n = tree_.node(node);
+    if (n.state != NodeState::kExpanded) break;
+    const Edge* e = tree_.edges(n);
+    int best = -1;
+    uint32_t most = 0;
+    for (int i = 0; i < n.num_edges; ++i) {
+      const uint32_t v = e[i].child ? tree_.node(e[i].child).visits : 0;
+      if (v > most) most = v, best = i;
+    }
+    if (best < 0) break;
+    pv.push_back(e[best].action);
+    node = e[best].child;
+  }
+  return pv;
+}
+
+SearchResult Search::result() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (have_result_) return result_;
+  SearchResult r = summary_locked();
+  const int n = static_cast<int>(r.actions.size());
   if (gumbel_) {
     r.gumbel = true;
     std::vector<float> improved, score;

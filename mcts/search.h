@@ -109,6 +109,8 @@ struct SearchResult {
   std::vector<float> prior;      // root priors as searched (after any noise)
   std::vector<float> q;          // child values in [-1, 1] for the player to move; 0 if unvisited
   std::vector<Proven> proven;    // the solver's result of each action for the player to move
+  // Child win, draw, loss for the player to move at the root; {0, 1, 0} if unvisited.
+  std::vector<std::array<float, 3>> child_wdl;
   // Visits normalised: the training target of a PUCT root.
   std::vector<float> visit_policy;
   // Gumbel root: softmax(logits + sigma(completed Q)), the training target. PUCT: visit_policy.
@@ -205,6 +207,13 @@ class Search {
   // The move's result; picks the action (once per move). The root must not be terminal.
   SearchResult result();
 
+  // The move's statistics so far without picking an action (action = -1) and without ending the
+  // move: for progress reports during a search. The root must be expanded.
+  SearchResult snapshot() const;
+  // The most visited line from the root through `first` (a root action), at most `max_len`
+  // actions long, `first` included; just {first} when its child was never visited.
+  std::vector<Action> principal_variation(Action first, int max_len) const;
+
   // Ends the current move's search early: no new leaves are collected (except the root's own
   // evaluation), and done() turns true once the leaves in flight are delivered. Thread-safe.
   void stop();
@@ -224,6 +233,7 @@ class Search {
   struct Gumbel;
   enum class Descent { kNeedsEval, kDone, kCollision };
   bool done_locked() const;
+  SearchResult summary_locked() const;  // result() without the action pick
   void begin_move();
   void prepare_root();  // noise and Gumbel set-up once the root is expanded
   Descent select_leaf(LeafBatch::Leaf& leaf);

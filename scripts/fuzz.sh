@@ -7,7 +7,7 @@ seconds=${1:-20}
 cd "$root"
 CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPINCER_FUZZ=ON \
   -DPINCER_TESTS=OFF -DPINCER_WITH_TORCH=OFF > build-fuzz.log 2>&1 || { cat build-fuzz.log; exit 1; }
-targets="fuzz_sfen fuzz_binary fuzz_move fuzz_sgn fuzz_state fuzz_setup fuzz_corners"
+targets="fuzz_sfen fuzz_binary fuzz_move fuzz_sgn fuzz_state fuzz_setup fuzz_corners fuzz_query"
 cmake --build build-fuzz -j2 --target $targets > build-fuzz.log 2>&1 || { tail -50 build-fuzz.log; exit 1; }
 rm -f build-fuzz.log
 failed=0

@@ -5,6 +5,7 @@ set -euo pipefail
 packages=(build-essential cmake ninja-build ccache pkg-config clang libclang-rt-14-dev clang-format
   libtorch-dev libtbb-dev libprotobuf-dev protobuf-compiler libspdlog-dev libgtest-dev libgmock-dev
   libcli11-dev nlohmann-json3-dev libxxhash-dev libzstd-dev libbenchmark-dev stockfish
+  libcpp-httplib-dev chromium
   # OpenBLAS (OpenMP build): LibTorch's CPU matrix products go through the system BLAS, and
   # Debian's default is the slow reference one (docs/training.md, "Network speed").
   libopenblas0-openmp)
@@ -12,6 +13,9 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
 done
+# The browser tests drive chromium with puppeteer-core from npm; any node with npm will do (a
+# nodesource node ships its own npm, which Debian's npm package would conflict with).
+command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=""
   [ "$(id -u)" -ne 0 ] && sudo=sudo

@@ -4,6 +4,9 @@
 #include <map>
 #include <mutex>
 
+#include "play/levels.h"
+#include "play/players.h"
+
 namespace pincer {
 namespace {
 
@@ -13,7 +16,8 @@ class NetPlayer : public Player {
       : game_(std::move(game)),
         evaluator_(std::move(evaluator)),
         options_(std::move(options)),
-        search_(game_, options_.search) {}
+        search_(game_, options_.search),
+        rng_(mix_seed(options_.search.seed, 0x1e7e1)) {}
 
   std::string spec() const override { return options_.spec; }
   void new_game() override { started_ = false; }
@@ -39,7 +43,8 @@ class NetPlayer : public Player {
         break;
       }
     }
-    const mcts::SearchResult r = search_.result();
+    mcts::SearchResult r = search_.result();
+    if (options_.level < kMaxLevel) r.action = level_pick(r);
     last_ = r;
     search_.advance(r.action);
     return r.action;
@@ -53,6 +58,24 @@ class NetPlayer : public Player {
   }
 
  private:
+  // The move a lower level plays: candidates by visits, picked with the level's temperature
+  // and policy noise (play/levels.h).
+  Action level_pick(const mcts::SearchResult& r) {
+    std::vector<int> order(r.actions.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+      return r.visits[a] != r.visits[b] ? r.visits[a] > r.visits[b] : r.prior[a] > r.prior[b];
+    });
+    std::vector<Candidate> candidates;
+    for (int i : order) {
+      const auto& w = r.child_wdl[i];
+      candidates.push_back({static_cast<double>(r.visits[i]), w[0] + 0.5 * w[1], r.prior[i]});
+    }
+    const LevelSetting setting = level_setting(options_.level);
+    const int pick = pick_candidate(setting, candidates, rng_.uniform(), rng_.uniform());
+    return r.actions[order[pick]];
+  }
+
   // Makes the search's root `state`, keeping the tree when `state` follows from the root by one
   // action (the opponent's reply to our last move).
   void sync_root(const State& state) {
@@ -79,6 +102,7 @@ class NetPlayer : public Player {
   mcts::Search search_;
   mcts::SearchResult last_;
   bool started_ = false;
+  Rng rng_;
 };
 
 }  // namespace
@@ -117,7 +141,9 @@ void register_net_player_kind() {
     o.search.solver = args.get_int("solver", 1, 0, 1) != 0;
     o.search.tactics = args.get_int("tactics", o.search.tactics, 0, 2);
     const std::string device = args.get_string("device", "cpu");
+    o.level = args.get_int("level", kMaxLevel, kMinLevel, kMaxLevel);
     args.finish();
+    o.search.simulations = level_visits(level_setting(o.level), o.search.simulations);
     if (model.empty()) {
       throw std::invalid_argument("player \"" + to_string(spec) + "\": model=PATH is required");
     }

@@ -35,6 +35,8 @@ class SeizeGame : public Game {
   int encoding_version() const override { return 1; }
   uint64_t perft(const State& state, int depth) const override;
   const Heuristic* heuristic() const override;
+  BoardLayout board_layout() const override;  // board_layout.cpp
+  int points_tie_winner() const override { return rules_.total_plies ? rules_.ties_to : -1; }
 
   const Rules& rules() const { return rules_; }
   std::unique_ptr<State> wrap(const Position& pos) const;
@@ -68,6 +70,8 @@ class SeizeState : public State {
   void encode(float* planes) const override;
   int policy_index(Action action) const override;
   bool equals(const State& other) const override;
+  BoardView board_view() const override;                   // board_layout.cpp
+  ActionCells action_cells(Action action) const override;  // board_layout.cpp
 
   const Position& position() const { return pos_; }
 

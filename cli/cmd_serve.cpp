@@ -1,0 +1,91 @@
+// pincer serve: the web server with the play and analyse pages and the /api/ JSON API
+// (docs/serve.md). Binds 127.0.0.1 by default; prints the address it listens on; Ctrl-C stops it.
+#include <spdlog/spdlog.h>
+
+#include <csignal>
+#include <cstdio>
+#include <thread>
+
+#include "cli/support/commands.h"
+#include "serve/backends.h"
+#include "serve/server.h"
+
+namespace pincer::cli {
+namespace {
+
+struct ServeArgs {
+  serve::BackendOptions backends;
+  serve::EngineOptions engine;
+  serve::ServerOptions server;
+};
+
+void run(ServeArgs& args) {
+  // Ctrl-C and SIGTERM are taken by one thread that stops the server; block them everywhere
+  // else (threads started from here on inherit the mask).
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  args.backends.seed = args.engine.seed;
+  args.server.seed = args.engine.seed;
+  args.server.bot.full_visits = args.backends.default_visits;
+  auto engine =
+      std::make_shared<serve::AnalysisEngine>(serve::make_analyzers(args.backends), args.engine);
+  serve::Server server(engine, args.server);
+  const int port = server.bind();
+  std::printf("pincer serve: listening on http://%s:%d/\n", args.server.bind.c_str(), port);
+  std::fflush(stdout);
+  std::thread waiter([&] {
+    int sig = 0;
+    sigwait(&signals, &sig);
+    spdlog::info("signal {}: stopping", sig);
+    server.stop();
+  });
+  server.run();
+  // Stopped by a signal, or the server failed: make sure the waiter ends either way.
+  pthread_kill(waiter.native_handle(), SIGTERM);
+  waiter.join();
+}
+
+RegisterCommand reg{
+    "serve", "Web server: play and analyse in the browser, JSON API under /api/",
+    [](CLI::App& app) {
+      auto args = std::make_shared<ServeArgs>();
+      serve::BackendOptions& b = args->backends;
+      app.add_option("--rules", b.rules, "Ruleset name or file (repeat for several)")->required();
+      app.add_option("--model", b.models, "Model file, one per --rules, in the same order");
+      app.add_option("--player", b.player,
+                     "Classical bot and analyser instead of models: alphabeta:... or mcts:...");
+      app.add_option("--visits", b.default_visits, "Visits of a level-10 move and of an analysis")
+          ->capture_default_str()
+          ->check(CLI::Range(1, 10000000));
+      app.add_option("--max-batch", b.model.max_batch, "Positions per network batch")
+          ->capture_default_str();
+      app.add_option("--device", b.model.device, "Torch device of the models")
+          ->capture_default_str();
+      app.add_option("--port", args->server.port, "TCP port (0: any free port)")
+          ->capture_default_str()
+          ->check(CLI::Range(0, 65535));
+      app.add_option("--bind", args->server.bind, "Address to listen on")->capture_default_str();
+      app.add_option("--threads", args->engine.threads, "Searches (bot moves, analyses) at once")
+          ->capture_default_str()
+          ->check(CLI::Range(1, 256));
+      app.add_option("--queue", args->engine.max_queued_turns, "Turns waiting at most")
+          ->capture_default_str();
+      app.add_option("--max-games", args->server.max_games, "Games kept on the server")
+          ->capture_default_str();
+      app.add_option("--bot-seconds", args->server.bot.untimed_seconds,
+                     "Thinking time of a bot move without a clock")
+          ->capture_default_str();
+      app.add_option("--max-query-seconds", args->server.max_query_seconds,
+                     "Time limit of one API analysis")
+          ->capture_default_str();
+      app.add_option("--seed", args->engine.seed, "Seed of bots and searches")
+          ->capture_default_str();
+      app.callback([args] { run(*args); });
+    }};
+
+}  // namespace
+}  // namespace pincer::cli

@@ -1,0 +1,329 @@
+#include "serve/analyzer.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <mutex>
+#include <numeric>
+
+#include "mcts/cache.h"
+#include "mcts/evaluators.h"
+#include "mcts/search.h"
+#include "play/alphabeta.h"
+#include "play/player.h"
+#include "play/time_manager.h"
+
+namespace pincer::serve {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+double round4(double x) { return std::round(x * 10000.0) / 10000.0; }
+
+// Lower confidence bound of the expected score (win + draw / 2): the mean minus 1.96 standard
+// errors, taking each visit as one draw of the score.
+double lower_bound(double win, double draw, double visits) {
+  const double s = win + 0.5 * draw;
+  if (visits <= 0) return 0;
+  const double var = std::max(0.0, win + 0.25 * draw - s * s);
+  return std::max(0.0, s - 1.96 * std::sqrt(var / visits));
+}
+
+// Short texts of a line of actions played from `state`.
+Json line_text(const Game& game, const State& state, const std::vector<Action>& line) {
+  Json out = Json::array();
+  auto s = state.clone();
+  std::vector<Action> legal;
+  for (Action a : line) {
+    if (s->outcome().over) break;
+    s->legal_actions(legal);
+    if (std::find(legal.begin(), legal.end(), a) == legal.end()) break;
+    out.push_back(game.action_text(*s, a, true));
+    s->apply(a);
+  }
+  return out;
+}
+
+class MctsAnalyzer : public Analyzer {
+ public:
+  MctsAnalyzer(GamePtr game, std::shared_ptr<Evaluator> evaluator, MctsAnalyzerOptions options)
+      : game_(std::move(game)), evaluator_(std::move(evaluator)), options_(std::move(options)) {
+    if (options_.cache_entries > 0)
+      cache_ = std::make_unique<mcts::EvalCache>(options_.cache_entries);
+  }
+  const GamePtr& game() const override { return game_; }
+  std::string description() const override { return options_.description; }
+  void clear_cache() override {
+    if (cache_) cache_->clear();
+  }
+
+  Json analyze(const State& state, const TurnRequest& req) override {
+    mcts::SearchConfig config;
+    config.simulations = req.max_visits > 0 ? req.max_visits : options_.default_visits;
+    config.c_puct = options_.c_puct;
+    config.leaves_per_batch = options_.leaves_per_batch;
+    config.reuse_tree = false;
+    config.seed = req.seed;
+    const double max_time = req.max_time > 0 ? req.max_time : options_.default_time;
+    mcts::Search search(game_, config, cache_.get());
+    search.reset(state);
+    mcts::LeafBatch batch;
+    std::vector<Evaluation> out;
+    const auto t0 = Clock::now();
+    double next_report = req.report_every;
+    bool stopped = false;
+    int idle_steps = 0;
+    int steps = 0;  // collects that found only terminals and cache hits
+    while (!search.done()) {
+      if (search.collect(batch, config.leaves_per_batch) == 0) {
+        if (++idle_steps > 100000) break;  // the tree cannot grow any more
+        continue;
+      }
+      idle_steps = 0;
+      try {
+        evaluator_->evaluate(batch.requests(), out);
+      } catch (...) {
+        search.cancel(batch);
+        throw;
+      }
+      search.deliver(batch, out);
+      const double t = seconds_since(t0);
+      if (!stopped && ((req.stop && req.stop->load()) || (max_time > 0 && t >= max_time))) {
+        search.stop();
+        stopped = true;
+      }
+      if (req.early_stop && !stopped && ++steps % 16 == 0) {
+        const mcts::SearchResult snap = search.snapshot();
+        uint32_t best = 0, second = 0;
+        for (uint32_t v : snap.visits) {
+          if (v > best)
+            second = best, best = v;
+          else if (v > second)
+            second = v;
+        }
+        double left = config.simulations - static_cast<double>(snap.simulations);
+        if (max_time > 0 && t > 0) left = std::min(left, snap.simulations / t * (max_time - t));
+        if (best_is_settled(best, second, left)) {
+          search.stop();
+          stopped = true;
+        }
+      }
+      if (req.report && req.report_every > 0 && t >= next_report && !search.done()) {
+        next_report = t + req.report_every;
+        req.report(describe(search, search.snapshot(), state, req));
+      }
+    }
+    return describe(search, search.snapshot(), state, req);
+  }
+
+ private:
+  Json describe(const mcts::Search& search, const mcts::SearchResult& r, const State& state,
+                const TurnRequest& req) const {
+    const int n = static_cast<int>(r.actions.size());
+    std::vector<int> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+      if (r.visits[a] != r.visits[b]) return r.visits[a] > r.visits[b];
+      return r.prior[a] > r.prior[b];
+    });
+    Json infos = Json::array();
+    int rank = 0;
+    for (int i : order) {
+      if (r.visits[i] == 0) continue;
+      Json m;
+      m["move"] = game_->action_text(state, r.actions[i], true);
+      m["visits"] = r.visits[i];
+      const auto& wdl = r.child_wdl[i];
+      m.update(wdl_json(wdl[0], wdl[1], wdl[2]));
+      m["prior"] = round4(r.prior[i]);
+      m["lcb"] = round4(lower_bound(wdl[0], wdl[1], r.visits[i]));
+      m["order"] = rank++;
+      if (req.include_pv) {
+        m["pv"] = line_text(*game_, state, search.principal_variation(r.actions[i], req.pv_length));
+      }
+      infos.push_back(std::move(m));
+    }
+    Json out;
+    Json root;
+    root["visits"] = r.root_visits;
+    root.update(wdl_json(r.wdl[0], r.wdl[1], r.wdl[2]));
+    out["rootInfo"] = std::move(root);
+    out["moveInfos"] = std::move(infos);
+    if (req.include_policy) {
+      Json policy = Json::object();
+      for (int i : order)
+        policy[game_->action_text(state, r.actions[i], true)] = round4(r.prior[i]);
+      out["policy"] = std::move(policy);
+    }
+    return out;
+  }
+
+  GamePtr game_;
+  std::shared_ptr<Evaluator> evaluator_;
+  MctsAnalyzerOptions options_;
+  std::unique_ptr<mcts::EvalCache> cache_;
+};
+
+// Alpha-beta has no visits: the root is searched once for its best line, then every root move
+// is searched on its own (its child position one ply shallower) for a score of its own.
+class AlphaBetaAnalyzer : public Analyzer {
+ public:
+  AlphaBetaAnalyzer(GamePtr game, AlphaBetaOptions options, std::string spec)
+      : game_(std::move(game)), options_(options), spec_(std::move(spec)) {}
+  const GamePtr& game() const override { return game_; }
+  std::string description() const override { return spec_; }
+
+  Json analyze(const State& state, const TurnRequest& req) override {
+    AlphaBetaOptions root_options = options_;
+    if (req.max_time > 0) {
+      // Half the time for the root's own search, half for the moves one by one; a depth limit
+      // of the spec still holds.
+      root_options.seconds = root_options.seconds > 0
+                                 ? std::min(root_options.seconds, req.max_time / 2)
+                                 : req.max_time / 2;
+    }
+    AlphaBeta root_search(*game_, root_options);
+    const SearchInfo info = root_search.search(state);
+    std::vector<Action> legal;
+    state.legal_actions(legal);
+    const int child_depth = std::max(1, info.depth - 1);
+    const double per_move =
+        root_options.seconds > 0 ? root_options.seconds / std::max<size_t>(1, legal.size()) : 0;
+    struct Scored {
+      Action action;
+      int score;
+      uint64_t nodes;
+      std::vector<Action> pv;
+    };
+    std::vector<Scored> scored;
+    for (Action a : legal) {
+      Scored s{a, 0, 1, {a}};
+      if (req.stop && req.stop->load() && a != info.best) continue;
+      auto child = state.clone();
+      child->apply(a);
+      const Outcome o = child->outcome();
+      if (a == info.best) {
+        s.score = info.score;
+        s.pv = info.pv.empty() ? std::vector<Action>{a} : info.pv;
+        s.nodes = info.nodes;
+      } else if (o.over) {
+        s.score = o.is_draw()
+                      ? 0
+                      : (o.winner == state.to_move() ? AlphaBeta::kWin - 1 : -AlphaBeta::kWin + 1);
+      } else {
+        AlphaBetaOptions co = options_;
+        co.max_depth = child_depth;
+        co.seconds = per_move;
+        if (co.seconds == 0 && co.max_depth == 0) co.max_depth = 1;
+        AlphaBeta child_search(*game_, co);
+        const SearchInfo ci = child_search.search(*child);
+        const bool same = child->to_move() == state.to_move();
+        s.score = same ? ci.score : -ci.score;
+        s.nodes = ci.nodes;
+        s.pv.insert(s.pv.end(), ci.pv.begin(), ci.pv.end());
+      }
+      scored.push_back(std::move(s));
+    }
+    std::stable_sort(scored.begin(), scored.end(), [&](const Scored& x, const Scored& y) {
+      if (x.action == info.best || y.action == info.best) return x.action == info.best;
+      return x.score > y.score;
+    });
+    Json infos = Json::array();
+    uint64_t total = 0;
+    int rank = 0;
+    for (const Scored& s : scored) {
+      const double w = score_to_win(s.score);
+      Json m;
+      m["move"] = game_->action_text(state, s.action, true);
+      m["visits"] = s.nodes;
+      m.update(wdl_json(w, 0, 1 - w));
+      m["prior"] = round4(1.0 / legal.size());
+      m["lcb"] = round4(w);
+      m["order"] = rank++;
+      m["scoreCp"] = s.score;
+      if (req.include_pv) m["pv"] = line_text(*game_, state, s.pv);
+      infos.push_back(std::move(m));
+      total += s.nodes;
+    }
+    Json root;
+    root["visits"] = total;
+    const double w = score_to_win(info.score);
+    root.update(wdl_json(w, 0, 1 - w));
+    root["depth"] = info.depth;
+    root["scoreCp"] = info.score;
+    Json out;
+    out["rootInfo"] = std::move(root);
+    out["moveInfos"] = std::move(infos);
+    if (req.include_policy) {
+      Json policy = Json::object();
+      for (Action a : legal)
+        policy[game_->action_text(state, a, true)] = round4(1.0 / legal.size());
+      out["policy"] = std::move(policy);
+    }
+    return out;
+  }
+
+ private:
+  GamePtr game_;
+  AlphaBetaOptions options_;
+  std::string spec_;
+};
+
+}  // namespace
+
+double score_to_win(int score) {
+  if (AlphaBeta::is_win(score)) return score > 0 ? 1.0 : 0.0;
+  return 1.0 / (1.0 + std::exp(-score / 400.0));
+}
+
+Json wdl_json(double win, double draw, double loss) {
+  Json out;
+  out["win"] = round4(win);
+  out["draw"] = round4(draw);
+  out["loss"] = round4(loss);
+  return out;
+}
+
+std::unique_ptr<Analyzer> make_mcts_analyzer(GamePtr game, std::shared_ptr<Evaluator> evaluator,
+                                             MctsAnalyzerOptions options) {
+  return std::make_unique<MctsAnalyzer>(std::move(game), std::move(evaluator), std::move(options));
+}
+
+std::unique_ptr<Analyzer> make_player_analyzer(GamePtr game, const std::string& text,
+                                               uint64_t seed) {
+  const PlayerSpec spec = parse_player_spec(text);
+  SpecArgs args(spec);
+  if (spec.kind == "alphabeta") {
+    AlphaBetaOptions o;
+    o.max_depth = args.get_int("depth", 0, 1, AlphaBeta::kMaxPly / 2);
+    o.seconds = args.get_double("time", 0, 0.001, 86400);
+    o.hash_mb = args.get_int("hash", 16, 1, 4096);
+    o.max_qdepth = args.get_int("qdepth", 16, 0, 32);
+    o.selective = args.get_int("selective", 1, 0, 1) == 1;
+    args.finish();
+    if (o.max_depth == 0 && o.seconds == 0) o.seconds = 1.0;
+    return std::make_unique<AlphaBetaAnalyzer>(std::move(game), o, to_string(spec));
+  }
+  if (spec.kind == "mcts") {
+    MctsAnalyzerOptions o;
+    o.default_visits = args.get_int("sims", 400, 1, kMaxVisitsLimit);
+    o.c_puct = static_cast<float>(args.get_double("c", 1.5, 0.01, 100));
+    const int rollout = args.get_int("rollout", 200, 1, 100000);
+    const int rollouts = args.get_int("rollouts", 1, 1, 1000);
+    o.default_time = args.get_double("time", 0, 0, 86400);
+    args.finish();
+    o.leaves_per_batch = 1;
+    o.cache_entries = 0;
+    o.description = to_string(spec);
+    auto evaluator = std::make_shared<mcts::RolloutEvaluator>(rollouts, rollout, seed);
+    return make_mcts_analyzer(std::move(game), std::move(evaluator), std::move(o));
+  }
+  throw std::invalid_argument("analysis needs an \"alphabeta:\" or \"mcts:\" player, not \"" +
+                              text + "\" (or a model with --model)");
+}
+
+}  // namespace pincer::serve

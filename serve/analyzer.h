@@ -1,0 +1,71 @@
+// Analysers: what looks at one position and reports its candidate moves. One per ruleset; one
+// object serves every concurrent query (analyse() is called from several threads at once).
+//   - MCTS over an Evaluator: a trained network (through the factory of serve/model.h) or random
+//     rollouts (the classical "mcts:" player spec); move infos come from the search's visits.
+//   - Alpha-beta (the "alphabeta:" spec): no visits exist, so every root move is searched on its
+//     own to a fixed depth and its score is turned into a win probability (docs/analysis.md).
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "engine/game.h"
+#include "mcts/evaluator.h"
+#include "serve/query.h"
+
+namespace pincer::serve {
+
+// What one turn's analysis may use, and how it reports.
+struct TurnRequest {
+  int max_visits = 0;  // 0: the analyser's default
+  double max_time = 0;
+  bool include_policy = false;
+  bool include_pv = true;
+  int pv_length = 16;
+  double report_every = 0;  // seconds; 0: no reports during the search
+  uint64_t seed = 1;
+  // Stop as soon as the most visited move cannot be overtaken within the visits left (a bot
+  // playing a move, not an analysis that reports every candidate's numbers).
+  bool early_stop = false;
+  const std::atomic<bool>* stop = nullptr;  // set: finish as soon as possible
+  // Called with partial results (rootInfo, moveInfos) during the search.
+  std::function<void(Json)> report;
+};
+
+class Analyzer {
+ public:
+  virtual ~Analyzer() = default;
+  virtual const GamePtr& game() const = 0;
+  // What analyses: the player spec or the model path.
+  virtual std::string description() const = 0;
+  // {"rootInfo":..,"moveInfos":[..], "policy":..} for `state` (not over). Thread-safe.
+  virtual Json analyze(const State& state, const TurnRequest& request) = 0;
+  virtual void clear_cache() {}
+};
+
+struct MctsAnalyzerOptions {
+  int default_visits = 200;
+  double default_time = 0;
+  float c_puct = 1.5f;
+  int leaves_per_batch = 4;
+  size_t cache_entries = 1 << 18;  // 0: no cache
+  std::string description;
+};
+std::unique_ptr<Analyzer> make_mcts_analyzer(GamePtr game, std::shared_ptr<Evaluator> evaluator,
+                                             MctsAnalyzerOptions options);
+
+// An analyser for a classical player spec: "alphabeta:depth=D|time=S[,hash=MB]" or
+// "mcts:sims=N[,rollout=PLIES,time=S]". Throws std::invalid_argument for other specs.
+std::unique_ptr<Analyzer> make_player_analyzer(GamePtr game, const std::string& spec,
+                                               uint64_t seed);
+
+// The win probability of an alpha-beta score (hundredths of a piece, engine/heuristic.h):
+// 1 / (1 + exp(-score / 400)); won and lost scores give 1 and 0.
+double score_to_win(int score);
+
+// The json text of a side-to-move WDL triple, rounded to 4 decimals.
+Json wdl_json(double win, double draw, double loss);
+
+}  // namespace pincer::serve

@@ -1,0 +1,27 @@
+// Builds the analysers of `pincer analyze` and `pincer serve` from their command line: one per
+// ruleset, each from a model file (paired with --rules in order) or from one classical player
+// spec shared by all rulesets.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "serve/analyzer.h"
+#include "serve/model.h"
+
+namespace pincer::serve {
+
+struct BackendOptions {
+  std::vector<std::string> rules;   // ruleset names or files
+  std::vector<std::string> models;  // empty, or one per ruleset
+  std::string player;               // used when models is empty
+  int default_visits = 200;
+  ModelOptions model;
+  uint64_t seed = 1;
+};
+
+// Throws std::invalid_argument / std::runtime_error naming what is wrong.
+std::vector<std::shared_ptr<Analyzer>> make_analyzers(const BackendOptions& options);
+
+}  // namespace pincer::serve

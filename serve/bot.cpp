@@ -1,0 +1,133 @@
+#include "serve/bot.h"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+
+#include "play/levels.h"
+#include "play/players.h"
+
+namespace pincer::serve {
+namespace {
+
+std::atomic<uint64_t> next_query{0};
+
+// The move with the most points captured at once (first among equals in `order`).
+Action greedy_points(const State& state, const std::vector<Action>& order) {
+  Action best = order.front();
+  int best_gain = -1;
+  const int me = state.to_move();
+  for (Action a : order) {
+    auto next = state.clone();
+    next->apply(a);
+    const Outcome o = next->outcome();
+    if (o.over && o.winner == me) return a;
+    const int gain = next->points()[me] - state.points()[me];
+    if (gain > best_gain) best_gain = gain, best = a;
+  }
+  return best;
+}
+
+}  // namespace
+
+BotMove choose_bot_move(AnalysisEngine& engine, const GameSession& session,
+                        const GameSession::Turn& turn, const BotOptions& options, uint64_t seed) {
+  const State& state = *turn.state;
+  const Game& game = *session.analyzer()->game();
+  std::vector<Action> legal;
+  state.legal_actions(legal);
+  if (legal.empty()) throw std::runtime_error("no legal move");
+  BotMove out;
+  const auto done = [&](Action a, const std::string& how) {
+    out.action = a;
+    out.text = game.action_text(state, a, false);
+    out.how = how;
+    return out;
+  };
+  if (legal.size() == 1) return done(legal[0], "only move");
+  bool counts_points = false;
+  for (const PieceKind& k : game.board_layout().kinds) counts_points |= k.points > 0;
+  if (counts_points && play_for_points(options.time_control, turn.time_left)) {
+    return done(greedy_points(state, legal), "points");
+  }
+
+  const LevelSetting level = level_setting(session.settings().level);
+  double seconds = options.untimed_seconds;
+  if (turn.time_left >= 0) {
+    // Sharp: a capture is possible now (the game may turn on it).
+    double sharpness = 0;
+    for (Action a : legal) {
+      auto next = state.clone();
+      next->apply(a);
+      if (!next->last_captured().empty()) {
+        sharpness = 1;
+        break;
+      }
+    }
+    seconds = move_time(options.time_control, turn.time_left, sharpness);
+  }
+  if (seconds < 0.005) return done(legal[0], "no time");
+
+  // The query: the position as text, so that the engine need not replay the game.
+  Query q;
+  q.id = "bot-" + session.id() + "-" + std::to_string(next_query++);
+  q.rules = game.fingerprint();
+  q.position = state.to_text();
+  q.max_visits = level_visits(level, options.full_visits);
+  q.max_time = seconds;
+  q.include_pv = false;
+  q.include_policy = true;
+  q.early_stop = true;
+  std::mutex mu;
+  std::condition_variable cv;
+  Json final_response;
+  bool finished = false;
+  const Sink sink = [&](const Json& j) {
+    if (j.value("isDuringSearch", false)) return;
+    std::lock_guard<std::mutex> lock(mu);
+    final_response = j;
+    finished = true;
+    cv.notify_all();
+  };
+  const auto t0 = std::chrono::steady_clock::now();
+  if (!engine.submit(q, sink)) {
+    std::lock_guard<std::mutex> lock(mu);
+    throw std::runtime_error(final_response.value("error", std::string("bot query refused")));
+  }
+  {
+    std::unique_lock<std::mutex> lock(mu);
+    if (!cv.wait_for(lock, std::chrono::duration<double>(seconds + options.wait_slack_s),
+                     [&] { return finished; })) {
+      lock.unlock();
+      engine.terminate(q.id);
+      lock.lock();
+      cv.wait(lock, [&] { return finished; });
+    }
+  }
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (final_response.contains("error") || !final_response.contains("moveInfos") ||
+      final_response["moveInfos"].empty()) {
+    // Terminated before it started or failed: the quickest legal move is still a move.
+    return done(legal[0], "fallback");
+  }
+  const Json& infos = final_response["moveInfos"];
+  std::vector<Candidate> candidates;
+  for (const Json& m : infos) {
+    Candidate c;
+    c.visits = m.value("visits", 0.0);
+    c.value = m.value("win", 0.0) + 0.5 * m.value("draw", 0.0);
+    c.prior = m.value("prior", 0.0);
+    candidates.push_back(c);
+  }
+  // Alpha-beta "visits" are nodes, not a preference: pick by value there.
+  if (final_response["rootInfo"].contains("scoreCp")) {
+    for (Candidate& c : candidates) c.visits = 0;
+  }
+  Rng rng(mix_seed(seed, state.hash()));
+  const int pick = pick_candidate(level, candidates, rng.uniform(), rng.uniform());
+  const Action a = game.parse_action(state, infos[pick]["move"].get<std::string>());
+  out.analysis = final_response;
+  return done(a, "search");
+}
+
+}  // namespace pincer::serve

@@ -1,0 +1,380 @@
+// The play and analyse pages. Everything game-specific comes from the server (/api/info: the
+// rulesets with their board layouts; /api/game: a game's state with legal moves as cells).
+import { drawBoard, drawGraph } from '/board.js';
+
+const $ = (id) => document.getElementById(id);
+let info = null;
+
+async function api(method, path, body) {
+  const res = await fetch(path, {
+    method,
+    headers: body ? { 'Content-Type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const data = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
+  if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
+  return data;
+}
+
+const rulesetOf = (rules) => info.rulesets.find((r) => r.rules === rules);
+const pct = (x) => `${Math.round(x * 100)}%`;
+
+function fillRules(select) {
+  select.replaceChildren(...info.rulesets.map((r) => new Option(`${r.rules} (${r.analyzer})`, r.rules)));
+}
+
+function fmtClock(s) {
+  s = Math.max(0, s);
+  const m = Math.floor(s / 60), r = Math.floor(s % 60);
+  return `${m}:${String(r).padStart(2, '0')}`;
+}
+
+// ---------------------------------------------------------------- Play
+const play = { game: null, selected: -1, busy: false, clockAt: 0 };
+
+function fillPlayOptions() {
+  const r = rulesetOf($('play-rules').value);
+  $('play-side').replaceChildren(...r.sides.map((s) => new Option(s, s)), new Option('both (no bot)', 'both'));
+  const clocks = [new Option('untimed', 'none')];
+  if (r.countsPoints) {
+    for (const m of [10, 20, 30]) clocks.push(new Option(`${m} min game clock`, `game:${m}`));
+  } else {
+    for (const m of [5, 10]) clocks.push(new Option(`${m} min per side`, `side:${m}`));
+  }
+  $('play-clock').replaceChildren(...clocks);
+}
+
+function renderPlay() {
+  const g = play.game;
+  if (!g) return;
+  const layout = rulesetOf(g.rules).layout;
+  const myTurn = !g.result && !g.bot[g.sides.indexOf(g.toMove)];
+  const targets = new Set();
+  const sources = new Set(g.legal.map((m) => m.from));
+  if (myTurn) {
+    for (const m of g.legal) {
+      if ((play.selected >= 0 && m.from === play.selected) || (m.from < 0 && play.selected < 0)) targets.add(m.to);
+    }
+  }
+  const last = g.moves.length ? g.moves[g.moves.length - 1] : null;
+  const captured = new Set();
+  if (last) for (const name of last.captured) captured.add(layout.cells.findIndex((c) => c.name === name));
+  const humanSide = g.bot.indexOf(false);
+  drawBoard($('play-board'), layout, g.view, {
+    flip: humanSide === 1 && g.bot[0],
+    selected: play.selected,
+    targets,
+    last,
+    captured,
+    onClick: (i) => clickPlay(i, sources),
+  });
+  $('play-moves').replaceChildren(...g.moves.map((m) => {
+    const li = document.createElement('li');
+    li.textContent = m.move + (m.captured.length ? ` x${m.captured.length}` : '');
+    return li;
+  }));
+  const pts = g.points;
+  $('play-points').textContent = rulesetOf(g.rules).countsPoints
+    ? `points ${g.sides[0]} ${pts[0]} : ${pts[1]} ${g.sides[1]}` : '';
+  $('play-points').dataset.points = pts.join(':');
+  let status;
+  if (g.result) {
+    status = g.result.winner === 'draw' ? `Game over: draw (${g.result.reason})`
+                                        : `Game over: ${g.result.winner} wins (${g.result.reason})`;
+  } else if (play.busy) {
+    status = 'The bot is thinking…';
+  } else {
+    status = `${g.toMove} to move${myTurn ? ' (you)' : ''}`;
+  }
+  $('play-status').textContent = status;
+  $('play-status').dataset.over = g.result ? '1' : '0';
+  $('play-resign').disabled = !!g.result;
+  $('play-record').href = `/api/game/${g.id}/record`;
+  $('play-record').classList.remove('disabled');
+  play.clockAt = performance.now();
+  renderClock();
+}
+
+function renderClock() {
+  const g = play.game;
+  const out = $('play-clock-display');
+  if (!g || g.clock.mode === 'none') { out.textContent = ''; return; }
+  const running = !g.result;
+  const elapsed = running ? (performance.now() - play.clockAt) / 1000 : 0;
+  if (g.clock.mode === 'game') {
+    const left = g.clock.remaining - elapsed;
+    out.textContent = `game clock ${fmtClock(left)}`;
+    out.classList.toggle('low', left < 60);
+  } else {
+    const side = g.sides.indexOf(g.toMove);
+    const left = g.clock.remaining.map((r, i) => (i === side ? r - elapsed : r));
+    out.textContent = `${g.sides[0]} ${fmtClock(left[0])} · ${g.sides[1]} ${fmtClock(left[1])}`;
+    out.classList.toggle('low', Math.min(...left) < 30);
+  }
+}
+setInterval(renderClock, 250);
+
+async function clickPlay(i, sources) {
+  const g = play.game;
+  if (!g || g.result || play.busy || g.bot[g.sides.indexOf(g.toMove)]) return;
+  const move = g.legal.find((m) => m.to === i && (m.from === play.selected || (m.from < 0 && play.selected < 0)));
+  if (move && (play.selected >= 0 || move.from < 0)) {
+    play.selected = -1;
+    try {
+      play.game = await api('POST', `/api/game/${g.id}/move`, { move: move.move });
+    } catch (e) {
+      $('play-status').textContent = e.message;
+    }
+    renderPlay();
+    await botIfNeeded();
+    return;
+  }
+  play.selected = sources.has(i) && play.selected !== i ? i : -1;
+  renderPlay();
+}
+
+async function botIfNeeded() {
+  while (play.game && !play.game.result && play.game.bot[play.game.sides.indexOf(play.game.toMove)]) {
+    play.busy = true;
+    renderPlay();
+    try {
+      const r = await api('POST', `/api/game/${play.game.id}/bot`);
+      play.game = r.game;
+    } catch (e) {
+      play.busy = false;
+      $('play-status').textContent = `bot: ${e.message}`;
+      return;
+    }
+    play.busy = false;
+    renderPlay();
+  }
+}
+
+async function newGame() {
+  const [mode, minutes] = $('play-clock').value.split(':');
+  const body = { rules: $('play-rules').value, human: $('play-side').value,
+                 level: Number($('play-level').value), clock: mode };
+  if (minutes) body.minutes = Number(minutes);
+  try {
+    play.game = await api('POST', '/api/game', body);
+  } catch (e) {
+    $('play-status').textContent = e.message;
+    return;
+  }
+  play.selected = -1;
+  localStorage.setItem('pincer-game', play.game.id);
+  location.hash = `#play/${play.game.id}`;
+  renderPlay();
+  await botIfNeeded();
+}
+
+async function resumeGame(id) {
+  try {
+    play.game = await api('GET', `/api/game/${id}`);
+  } catch (e) {
+    return false;
+  }
+  $('play-rules').value = play.game.rules;
+  renderPlay();
+  botIfNeeded();
+  return true;
+}
+
+// ---------------------------------------------------------------- Analyse
+const an = { rules: '', position: '', moves: [], cursor: 0, state: null, stream: null, graph: [], top: null };
+
+async function loadPosition() {
+  try {
+    an.state = await api('POST', '/api/position', { rules: an.rules, position: an.position || undefined,
+                                                    moves: an.moves.slice(0, an.cursor) });
+  } catch (e) {
+    $('an-status').textContent = e.message;
+    return;
+  }
+  an.selected = -1;
+  an.top = null;
+  renderAnalyse();
+  analyseCurrent();
+}
+
+function renderAnalyse() {
+  const s = an.state;
+  if (!s) return;
+  const layout = rulesetOf(an.rules).layout;
+  const targets = new Set();
+  for (const m of s.legal) if ((an.selected >= 0 && m.from === an.selected) || (m.from < 0 && an.selected < 0)) targets.add(m.to);
+  const arrows = [];
+  if (an.top) {
+    const best = an.top.moveInfos[0]?.visits || 1;
+    for (const m of an.top.moveInfos.slice(0, 3)) {
+      const legal = s.legal.find((l) => l.move === m.long);
+      if (legal) arrows.push({ from: legal.from, to: legal.to, strength: Math.min(1, (m.visits || 1) / best) });
+    }
+  }
+  const last = s.moves.length ? s.moves[s.moves.length - 1] : null;
+  drawBoard($('an-board'), layout, s.view, {
+    selected: an.selected, targets, arrows, last,
+    onClick: (i) => clickAnalyse(i),
+  });
+  $('an-turn').textContent = `turn ${an.cursor} of ${an.moves.length} · ${s.result ? 'game over' : `${s.toMove} to move`}`;
+  $('an-points').textContent = rulesetOf(an.rules).countsPoints ? `points ${s.points[0]} : ${s.points[1]}` : '';
+  $('an-moves').replaceChildren(...an.moves.map((m, i) => {
+    const li = document.createElement('li');
+    li.textContent = m;
+    if (i === an.cursor - 1) li.className = 'current';
+    li.addEventListener('click', () => { an.cursor = i + 1; loadPosition(); });
+    return li;
+  }));
+  const rows = (an.top?.moveInfos || []).slice(0, 8).map((m) => {
+    const tr = document.createElement('tr');
+    for (const v of [m.move, pct(m.win), pct(m.draw), pct(m.loss), m.visits, (m.pv || []).slice(0, 6).join(' ')]) {
+      const td = document.createElement('td');
+      td.textContent = v;
+      tr.appendChild(td);
+    }
+    return tr;
+  });
+  $('an-top').querySelector('tbody').replaceChildren(...rows);
+  drawGraph($('an-graph'), an.graph, an.cursor);
+}
+
+function clickAnalyse(i) {
+  const s = an.state;
+  if (!s || s.result) return;
+  const move = s.legal.find((m) => m.to === i && (m.from === an.selected || (m.from < 0 && an.selected < 0)));
+  if (move && (an.selected >= 0 || move.from < 0)) {
+    an.moves = an.moves.slice(0, an.cursor).concat([move.move]);
+    an.cursor += 1;
+    an.graph = an.graph.slice(0, an.cursor);
+    loadPosition();
+    return;
+  }
+  an.selected = s.legal.some((m) => m.from === i) && an.selected !== i ? i : -1;
+  renderAnalyse();
+}
+
+// Side 0's expected score from a response for the side to move.
+function firstSideValue(r, sides) {
+  const v = r.rootInfo.win + r.rootInfo.draw / 2;
+  return r.toMove === sides[0] ? v : 1 - v;
+}
+
+function analyseCurrent() {
+  if (an.stream) an.stream.close();
+  const query = { id: 'page', rules: an.rules, moves: an.moves.slice(0, an.cursor),
+                  maxVisits: 100000, maxTime: 5, reportDuringSearchEvery: 0.5 };
+  if (an.position) query.position = an.position;
+  const stream = new EventSource(`/api/analyze/stream?query=${encodeURIComponent(JSON.stringify(query))}`);
+  an.stream = stream;
+  $('an-status').textContent = 'analysing…';
+  $('an-status').dataset.done = '0';
+  stream.onmessage = (ev) => {
+    const r = JSON.parse(ev.data);
+    if (r.error) { $('an-status').textContent = r.error; return; }
+    if (!r.moveInfos) return;
+    // Long move texts, to find each move's cells among the legal moves.
+    for (const m of r.moveInfos) m.long = longOf(m.move);
+    an.top = r;
+    const sides = rulesetOf(an.rules).sides;
+    an.graph[an.cursor] = firstSideValue(r, sides);
+    $('an-status').textContent = `${r.isDuringSearch ? 'analysing' : 'done'}: ${r.rootInfo.visits} visits, ` +
+      `${r.toMove} ${pct(r.rootInfo.win)} win, ${pct(r.rootInfo.draw)} draw`;
+    $('an-status').dataset.done = r.isDuringSearch ? '0' : '1';
+    renderAnalyse();
+  };
+  stream.addEventListener('end', () => stream.close());
+  stream.onerror = () => stream.close();
+}
+
+// The legal move (long text) whose short text is `short` (analyses answer in short texts).
+function longOf(short) {
+  const m = an.state.legal.find((l) => l.short === short || l.move === short);
+  return m ? m.move : short;
+}
+
+async function graphWholeGame() {
+  if (an.moves.length === 0) return;
+  const turns = [...Array(an.moves.length + 1).keys()];
+  const query = { id: 'graph', rules: an.rules, moves: an.moves, analyzeTurns: turns, maxVisits: 60, maxTime: 10 };
+  if (an.position) query.position = an.position;
+  try {
+    const r = await api('POST', '/api/analyze', query);
+    const sides = rulesetOf(an.rules).sides;
+    for (const x of r.responses) if (x.rootInfo) an.graph[x.turnNumber] = firstSideValue(x, sides);
+    renderAnalyse();
+  } catch (e) {
+    $('an-status').textContent = e.message;
+  }
+}
+
+async function loadInput() {
+  const text = $('an-input').value.trim();
+  an.rules = $('an-rules').value;
+  an.graph = [];
+  try {
+    if (text.startsWith('[')) {
+      const r = await api('POST', '/api/record', { text });
+      an.rules = r.rules;
+      $('an-rules').value = r.rules;
+      an.position = r.position;
+      an.moves = r.moves;
+    } else {
+      an.position = text;
+      an.moves = [];
+    }
+  } catch (e) {
+    $('an-status').textContent = e.message;
+    return;
+  }
+  an.cursor = an.moves.length;
+  await loadPosition();
+  graphWholeGame();
+}
+
+// ---------------------------------------------------------------- Pages
+function showPage() {
+  const [page, id] = location.hash.replace('#', '').split('/');
+  const analyse = page === 'analyse';
+  $('page-play').hidden = analyse;
+  $('page-analyse').hidden = !analyse;
+  $('tab-play').classList.toggle('active', !analyse);
+  $('tab-analyse').classList.toggle('active', analyse);
+  if (analyse && !an.state) { an.rules = $('an-rules').value; loadPosition(); }
+  if (!analyse && id && (!play.game || play.game.id !== id)) resumeGame(id);
+}
+
+async function main() {
+  info = await api('GET', '/api/info');
+  $('server-info').textContent = info.version;
+  fillRules($('play-rules'));
+  fillRules($('an-rules'));
+  $('play-level').replaceChildren(...Array.from({ length: info.levels[1] - info.levels[0] + 1 },
+    (_, i) => new Option(`level ${i + info.levels[0]}`, i + info.levels[0])));
+  $('play-level').value = '1';
+  fillPlayOptions();
+  $('play-rules').addEventListener('change', fillPlayOptions);
+  $('play-new').addEventListener('click', newGame);
+  $('play-resign').addEventListener('click', async () => {
+    if (!play.game) return;
+    const human = play.game.bot.indexOf(false);
+    try {
+      play.game = await api('POST', `/api/game/${play.game.id}/resign`, human >= 0 ? { side: play.game.sides[human] } : {});
+    } catch (e) { $('play-status').textContent = e.message; }
+    renderPlay();
+  });
+  $('an-rules').addEventListener('change', () => { an.rules = $('an-rules').value; an.position = ''; an.moves = []; an.cursor = 0; an.graph = []; loadPosition(); });
+  $('an-load').addEventListener('click', loadInput);
+  $('an-reset').addEventListener('click', () => { an.position = ''; an.moves = []; an.cursor = 0; an.graph = []; loadPosition(); });
+  $('an-first').addEventListener('click', () => { an.cursor = 0; loadPosition(); });
+  $('an-prev').addEventListener('click', () => { an.cursor = Math.max(0, an.cursor - 1); loadPosition(); });
+  $('an-next').addEventListener('click', () => { an.cursor = Math.min(an.moves.length, an.cursor + 1); loadPosition(); });
+  $('an-last').addEventListener('click', () => { an.cursor = an.moves.length; loadPosition(); });
+  window.addEventListener('hashchange', showPage);
+  if (!location.hash) {
+    const saved = localStorage.getItem('pincer-game');
+    location.hash = saved ? `#play/${saved}` : '#play';
+  }
+  showPage();
+}
+
+main();
