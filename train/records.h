@@ -32,6 +32,10 @@ std::vector<std::string> list_record_chunks(const std::string& dir);
 template <typename F>
 void replay_record(const Game& game, const GameRecord& record, F&& visit);
 
+// Largest uncompressed chunk read: a header claiming more is refused before anything is
+// allocated (a chunk holds games_per_chunk games of a few KiB each).
+constexpr unsigned long long kMaxChunkBytes = 256ull << 20;
+
 // zstd helpers (also used for checkpoints of the window state).
 std::string zstd_compress(const std::string& bytes, int level = 3);
 std::string zstd_decompress(const std::string& bytes, const std::string& origin);

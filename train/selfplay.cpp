@@ -72,7 +72,10 @@ struct SelfPlay::Impl {
     totals.chunks += 1;
   }
 
-  void play_thread(int thread, int games, const std::atomic<bool>& stop, int64_t max_games) {
+  // Plays until `stop_flag` or `failed` (another thread's failure) is set.
+  void play_thread(int thread, int games, const std::atomic<bool>& stop_flag,
+                   const std::atomic<bool>& failed, int64_t max_games) {
+    auto stopped = [&] { return stop_flag.load() || failed.load(); };
     struct Slot {
       std::unique_ptr<mcts::Search> search;
       std::unique_ptr<State> state;
@@ -83,7 +86,7 @@ struct SelfPlay::Impl {
     std::vector<Slot> slots(games);
     auto start = [&](Slot& s) {
       const int64_t n = started.fetch_add(1);
-      if (stop || (max_games > 0 && n >= max_games)) {
+      if (stopped() || (max_games > 0 && n >= max_games)) {
         s.active = false;
         return;
       }
@@ -110,7 +113,7 @@ struct SelfPlay::Impl {
     mcts::BatchStepper stepper(*service);
     std::vector<mcts::Search*> active;
     double next_reload = now_s() + 2.0;
-    while (!stop) {
+    while (!stopped()) {
       active.clear();
       for (Slot& s : slots) {
         if (s.active) active.push_back(s.search.get());
@@ -231,16 +234,19 @@ void SelfPlay::run(const std::atomic<bool>& stop, int64_t max_games, bool write_
   }
   std::vector<std::thread> pool;
   std::atomic<int> alive{threads};
+  // The first failure stops every thread: the run ends with it instead of playing on.
   std::exception_ptr error;
   std::mutex error_mu;
+  std::atomic<bool> failed{false};
   for (int t = 0; t < threads; ++t) {
     const int games = sp.parallel_games() / threads + (t < sp.parallel_games() % threads ? 1 : 0);
     pool.emplace_back([&, t, games] {
       try {
-        m.play_thread(t, games, stop, max_games);
+        m.play_thread(t, games, stop, failed, max_games);
       } catch (...) {
         std::lock_guard<std::mutex> lock(error_mu);
         if (!error) error = std::current_exception();
+        failed = true;
       }
       // One caller fewer: the service must not wait for it.
       m.service->set_expected_callers(std::max(1, --alive));
