@@ -7,6 +7,7 @@
 #include <functional>
 #include <thread>
 
+#include "engine/random.h"
 #include "mcts/cache.h"
 #include "mcts/search.h"
 #include "train/records.h"
@@ -17,13 +18,6 @@ namespace fs = std::filesystem;
 namespace pincer {
 
 namespace {
-uint64_t mix(uint64_t a, uint64_t b) {
-  uint64_t x = a * 0x9E3779B97F4A7C15ull + b + 0x632BE59BD9B4E019ull;
-  x ^= x >> 31;
-  x *= 0xBF58476D1CE4E5B9ull;
-  x ^= x >> 29;
-  return x;
-}
 double now_s() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
@@ -90,7 +84,7 @@ struct SelfPlay::Impl {
         s.active = false;
         return;
       }
-      const uint64_t seed = mix(mix(cfg.seed(), std::hash<std::string>{}(writer)), n);
+      const uint64_t seed = mix_seed(mix_seed(cfg.seed(), std::hash<std::string>{}(writer)), n);
       if (!s.search) {
         s.search =
             std::make_unique<mcts::Search>(game, selfplay_search_config(sp, seed), cache.get());

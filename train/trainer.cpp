@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "engine/atomic_file.h"
+#include "engine/random.h"
 #include "nn/network.h"
 #include "train/records.h"
 #include "train/window.h"
@@ -192,8 +193,7 @@ TrainStepResult Trainer::train_step() {
   const int actions = m.model->num_actions();
   const int64_t step = m.state.step();
   // The batch of step n depends only on the seed, n and the window.
-  std::mt19937_64 rng(m.cfg.seed() * 0x9E3779B97F4A7C15ull ^
-                      (uint64_t(step) + 1) * 0xD1B54A32D192ED03ull);
+  std::mt19937_64 rng(mix_seed(m.cfg.seed(), uint64_t(step)));
   const int syms = t.no_augmentation() ? 1 : std::max(1, m.game->num_symmetries());
 
   auto input = torch::zeros({batch, size}, torch::kFloat32);
@@ -299,6 +299,10 @@ int64_t Trainer::step() const { return impl_->state.step(); }
 int64_t Trainer::games_seen() const { return impl_->state.games_seen(); }
 int64_t Trainer::positions_seen() const { return impl_->state.positions_seen(); }
 size_t Trainer::window_size() const { return impl_->window.size(); }
+std::vector<std::string> Trainer::ingested_chunks() const {
+  const auto& names = impl_->state.ingested_chunks();
+  return {names.begin(), names.end()};
+}
 const ModelMetadata& Trainer::model_metadata() const { return impl_->model->metadata(); }
 
 }  // namespace pincer
