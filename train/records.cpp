@@ -68,6 +68,11 @@ RecordChunk read_record_chunk(const std::string& path, const Game& game) {
   } catch (const std::exception& e) {
     throw RecordError(e.what());
   }
+  return parse_record_chunk(bytes, path, game);
+}
+
+RecordChunk parse_record_chunk(const std::string& bytes, const std::string& path,
+                               const Game& game) {
   RecordChunk chunk;
   if (!chunk.ParseFromString(zstd_decompress(bytes, path))) {
     throw RecordError(path + ": damaged record chunk");

@@ -24,6 +24,9 @@ std::string write_record_chunk(const std::string& dir, const Game& game,
 // Reads a chunk for `game`; throws RecordError for a damaged file or another fingerprint (the
 // chunk's or any record's).
 RecordChunk read_record_chunk(const std::string& path, const Game& game);
+// The same for a chunk file's bytes; `origin` names it in errors.
+RecordChunk parse_record_chunk(const std::string& bytes, const std::string& origin,
+                               const Game& game);
 // Chunk file names (not paths) in `dir`, sorted; empty if `dir` does not exist.
 std::vector<std::string> list_record_chunks(const std::string& dir);
 
