@@ -20,7 +20,7 @@ export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 for kind in $kinds; do
   start=$SECONDS
   case $kind in
-    asan) sanitize=address,undefined; targets=all ;;
+    asan) sanitize=address,undefined; targets="pincer pincer_tests_engine pincer_tests_mcts pincer_tests_play" ;;
     tsan) sanitize=thread; targets="pincer_tests_mcts pincer_tests_play" ;;
     *) echo "unknown sanitizer run '$kind' (asan or tsan)"; exit 2 ;;
   esac
