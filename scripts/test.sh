@@ -11,5 +11,5 @@ ctest --test-dir build --output-on-failure -j2 --timeout 1200 -E '^Learning\.'
 ctest --test-dir build --output-on-failure --timeout 1200 -R '^Learning\.'
 # Debug builds under AddressSanitizer + UBSan and ThreadSanitizer (scripts/sanitize.sh says what
 # each covers), then each fuzz target briefly.
-scripts/sanitize.sh ${PINCER_SANITIZERS:-asan tsan}  # PINCER_SANITIZERS=tsan (or "") to trim
+scripts/sanitize.sh ${PINCER_SANITIZERS:-asan tsan}  # e.g. PINCER_SANITIZERS=tsan runs one
 scripts/fuzz.sh "${PINCER_FUZZ_SECONDS:-12}"
