@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "cli/support/commands.h"
+#include "cli/support/torch_plugin.h"
 #include "serve/backends.h"
 #include "serve/engine.h"
 
@@ -18,6 +19,7 @@ struct AnalyzeArgs {
 };
 
 void run(const AnalyzeArgs& args) {
+  if (!args.backends.models.empty()) load_torch_library("pincer analyze --model");
   serve::AnalysisEngine engine(serve::make_analyzers(args.backends), args.engine);
   std::mutex out_mutex;
   const serve::Sink sink = [&](const serve::Json& j) {

@@ -11,6 +11,7 @@
 #include "cli/book_model.h"
 #include "cli/support/commands.h"
 #include "cli/support/positions.h"
+#include "cli/support/torch_plugin.h"
 #include "engine/atomic_file.h"
 #include "engine/record.h"
 #include "engine/registry.h"
@@ -64,6 +65,7 @@ void run_build(const BookArgs& a) {
   std::shared_ptr<Evaluator> evaluator;
   BuildOptions o;
   if (!a.model.empty()) {
+    load_torch_library("pincer book --model");
     if (!book_model_factory()) throw std::invalid_argument("--model needs a build with torch");
     evaluator = book_model_factory()(game, a.model, a.device, o.evaluator_id);
   } else if (a.evaluator == "rollout") {
@@ -124,6 +126,7 @@ void run_stats(const BookArgs& a) {
         stats.add_sgn(read_whole_file(f), f, errors);
         continue;
       }
+      load_torch_library("reading record chunks");
       if (!book_chunk_reader()) throw std::runtime_error(f + ": record chunks need torch");
       const RecordChunk chunk = book_chunk_reader()(f, *game);
       for (int i = 0; i < chunk.games_size(); ++i) {

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "cli/support/commands.h"
+#include "cli/support/torch_plugin.h"
 #include "serve/backends.h"
 #include "serve/server.h"
 
@@ -20,6 +21,7 @@ struct ServeArgs {
 };
 
 void run(ServeArgs& args) {
+  if (!args.backends.models.empty()) load_torch_library("pincer serve --model");
   // Ctrl-C and SIGTERM are taken by one thread that stops the server; block them everywhere
   // else (threads started from here on inherit the mask).
   sigset_t signals;

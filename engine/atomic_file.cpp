@@ -39,8 +39,12 @@ void atomic_write_file(const std::string& path, const std::string& bytes) {
     }
     done += static_cast<size_t>(n);
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    const auto e = io_error("cannot flush", tmp);
+  // Close whether or not fsync succeeded: the descriptor must not leak on a failed flush.
+  const bool synced = ::fsync(fd) == 0;
+  const auto sync_error = synced ? std::runtime_error("") : io_error("cannot flush", tmp);
+  const bool closed = ::close(fd) == 0;
+  if (!synced || !closed) {
+    const auto e = synced ? io_error("cannot close", tmp) : sync_error;
     ::unlink(tmp.c_str());
     throw e;
   }

@@ -1,7 +1,9 @@
-// Bit operations on 64-bit boards and the key stream for Zobrist tables, shared by the games.
+// Bit operations on 64-bit boards, shared by the games.
 #pragma once
 
 #include <cstdint>
+
+#include "engine/random.h"  // KeyStream for the games' Zobrist tables
 
 namespace pincer {
 
@@ -32,20 +34,5 @@ enum Direction : int {
 };
 constexpr int kDirFile[8] = {0, 1, 1, 1, 0, -1, -1, -1};
 constexpr int kDirRank[8] = {1, 1, 0, -1, -1, -1, 0, 1};
-
-// splitmix64: a fixed, well-mixed sequence for Zobrist keys (same keys on every run).
-class KeyStream {
- public:
-  explicit KeyStream(uint64_t seed) : state_(seed) {}
-  uint64_t next() {
-    uint64_t x = (state_ += 0x9e3779b97f4a7c15ULL);
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-  }
-
- private:
-  uint64_t state_;
-};
 
 }  // namespace pincer

@@ -37,26 +37,6 @@ void set_torch_threads(int threads) { at::set_num_threads(std::max(1, threads));
 
 std::string torch_parallel_info() { return at::get_parallel_info(); }
 
-NetworkConfig complete_network_config(NetworkConfig c) {
-  if (c.blocks() == 0) c.set_blocks(4);
-  if (c.channels() == 0) c.set_channels(64);
-  if (c.policy_channels() == 0) c.set_policy_channels(4);
-  if (c.value_channels() == 0) c.set_value_channels(2);
-  if (c.value_hidden() == 0) c.set_value_hidden(64);
-  auto check = [](const char* field, int v, int lo, int hi) {
-    if (v < lo || v > hi) {
-      throw ModelError("network." + std::string(field) + " = " + std::to_string(v) +
-                       " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
-    }
-  };
-  check("blocks", c.blocks(), 1, 80);
-  check("channels", c.channels(), 1, 1024);
-  check("policy_channels", c.policy_channels(), 1, 256);
-  check("value_channels", c.value_channels(), 1, 256);
-  check("value_hidden", c.value_hidden(), 1, 4096);
-  return c;
-}
-
 torch::Device parse_device(const std::string& text) {
   const std::string t = text.empty() ? "cpu" : text;
   if (t == "cpu") return torch::Device(torch::kCPU);
@@ -136,17 +116,26 @@ std::string hex64(uint64_t v) {
 ModelMetadata metadata_from_archive(torch::serialize::InputArchive& archive,
                                     const std::string& origin) {
   torch::Tensor bytes;
-  if (!archive.try_read(kMetadataKey, bytes)) {
-    throw ModelError(origin + " is not a pincer model file (no metadata)");
-  }
   ModelMetadata meta;
-  if (!meta.ParseFromString(tensor_to_bytes(bytes))) {
-    throw ModelError(origin + ": damaged model metadata");
+  try {
+    if (!archive.try_read(kMetadataKey, bytes)) {
+      throw ModelError(origin + " is not a pincer model file (no metadata)");
+    }
+    if (bytes.scalar_type() != torch::kUInt8 || bytes.dim() != 1 ||
+        !meta.ParseFromString(tensor_to_bytes(bytes))) {
+      throw ModelError(origin + ": damaged model metadata");
+    }
+  } catch (const ModelError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw ModelError(origin + ": damaged model metadata: " + std::string(e.what()).substr(0, 200));
   }
   if (meta.format_version() != kModelFormatVersion) {
     throw ModelError(origin + ": model file format " + std::to_string(meta.format_version()) +
                      ", this build reads format " + std::to_string(kModelFormatVersion));
   }
+  // Before anything is allocated from these numbers.
+  Model::check_metadata(meta, origin);
   return meta;
 }
 

@@ -43,6 +43,9 @@ class Model {
   static std::unique_ptr<Model> from_metadata(const ModelMetadata& meta, const std::string& device);
   // Only the metadata of a model file.
   static ModelMetadata read_metadata(const std::string& path);
+  // Throws ModelError (naming `origin`) unless the network config and input shape are in range:
+  // run before a network is built from metadata read from a file.
+  static void check_metadata(const ModelMetadata& meta, const std::string& origin);
   // Throws ModelError unless `meta` was made for `game` (`origin` names the file in the message).
   static void check_compatible(const ModelMetadata& meta, const Game& game,
                                const std::string& origin);

@@ -8,30 +8,6 @@
 
 namespace pincer {
 
-uint64_t mix_seed(uint64_t a, uint64_t b) {
-  uint64_t x = a + 0x9e3779b97f4a7c15ULL * (b + 1);
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
-Rng::Rng(uint64_t seed) {
-  for (int i = 0; i < 4; ++i) s_[i] = mix_seed(seed, i);
-}
-
-uint64_t Rng::next() {
-  auto rotl = [](uint64_t x, int k) { return (x << k) | (x >> (64 - k)); };
-  const uint64_t result = rotl(s_[1] * 5, 7) * 9;
-  const uint64_t t = s_[1] << 17;
-  s_[2] ^= s_[0];
-  s_[3] ^= s_[1];
-  s_[1] ^= s_[2];
-  s_[0] ^= s_[3];
-  s_[2] ^= t;
-  s_[3] = rotl(s_[3], 45);
-  return result;
-}
-
 namespace {
 
 class GenericHeuristic : public Heuristic {

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "engine/heuristic.h"
+#include "engine/random.h"  // mix_seed and Rng, used by every player
 #include "play/player.h"
 
 namespace pincer {
@@ -30,22 +31,5 @@ std::unique_ptr<Player> make_human_player(const GamePtr& game, const PlayerSpec&
 // The game's own heuristic, or one for any game: points (State::points) and the mobility of the
 // side to move; captures are found by playing the action and comparing points and captures.
 const Heuristic& heuristic_for(const Game& game);
-
-// splitmix64 step: a well mixed 64-bit value from any input (seeds for games and players).
-uint64_t mix_seed(uint64_t a, uint64_t b = 0);
-
-// Small fast generator (xoshiro256**), seeded through splitmix64.
-class Rng {
- public:
-  explicit Rng(uint64_t seed);
-  uint64_t next();
-  // Uniform in [0, n), n > 0.
-  uint32_t below(uint32_t n) { return static_cast<uint32_t>((next() >> 32) * n >> 32); }
-  // Uniform in [0, 1).
-  double uniform() { return (next() >> 11) * 0x1.0p-53; }
-
- private:
-  uint64_t s_[4];
-};
 
 }  // namespace pincer

@@ -3,17 +3,26 @@
 # short time over its seed corpus in fuzz/corpus/. Usage: scripts/fuzz.sh [seconds per target]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-seconds=${1:-20}
+seconds=${1:-12}
 cd "$root"
 CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPINCER_FUZZ=ON \
   -DPINCER_TESTS=OFF -DPINCER_WITH_TORCH=OFF > build-fuzz.log 2>&1 || { cat build-fuzz.log; exit 1; }
-targets="fuzz_sfen fuzz_binary fuzz_move fuzz_sgn fuzz_state fuzz_setup fuzz_corners fuzz_query"
+# The parsers of positions, moves and SGN, and every file a process reads that needs no torch:
+# record chunks, run configs, gate logs, the `pincer moves` line protocol. (Model files and
+# trainer checkpoints are torch archives: tests/train/damaged_files_test.cpp mutates them.)
+targets="fuzz_sfen fuzz_binary fuzz_move fuzz_sgn fuzz_state fuzz_setup fuzz_corners fuzz_query
+  fuzz_record_chunk fuzz_run_config fuzz_gate_log fuzz_moves_line"
 cmake --build build-fuzz -j2 --target $targets > build-fuzz.log 2>&1 || { tail -50 build-fuzz.log; exit 1; }
 rm -f build-fuzz.log
 failed=0
 for t in $targets; do
   work=$(mktemp -d)  # new inputs go here, never into the committed seed corpus
-  if build-fuzz/fuzz/$t -max_total_time="$seconds" -max_len=512 -print_final_stats=1 "$work" "fuzz/corpus/${t#fuzz_}" \
+  case $t in
+    fuzz_record_chunk) max_len=65536 ;;
+    fuzz_run_config | fuzz_gate_log) max_len=4096 ;;
+    *) max_len=512 ;;
+  esac
+  if build-fuzz/fuzz/$t -max_total_time="$seconds" -max_len=$max_len -print_final_stats=1 "$work" "fuzz/corpus/${t#fuzz_}" \
       > "$work.log" 2>&1; then
     echo "fuzz: $t ok ($(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$work.log" | grep -o '[0-9]*$') runs in ${seconds}s)"
   else

@@ -12,6 +12,10 @@
 namespace pincer {
 namespace {
 
+struct Checker;
+void complete_search(SearchConfig& s, const Checker& c, const std::string& path,
+                     const SearchConfig* fallback);
+
 struct Checker {
   std::string origin;
   [[noreturn]] void fail(const std::string& field, const std::string& value,
@@ -29,10 +33,14 @@ struct Checker {
   }
 };
 
-template <typename T, typename V>
-void default_if_zero(T value, V&& setter, T def) {
-  if (value == T{}) setter(def);
+}  // namespace
+
+SearchConfig complete_search_config(SearchConfig s, const std::string& origin) {
+  complete_search(s, Checker{origin}, "search", nullptr);
+  return s;
 }
+
+namespace {
 
 void complete_search(SearchConfig& s, const Checker& c, const std::string& path,
                      const SearchConfig* fallback) {
@@ -42,11 +50,11 @@ void complete_search(SearchConfig& s, const Checker& c, const std::string& path,
     merged.MergeFrom(s);
     s = merged;
   }
-  if (s.simulations() == 0) s.set_simulations(100);
-  if (s.c_puct() == 0) s.set_c_puct(1.5f);
-  if (s.fpu_reduction() == 0) s.set_fpu_reduction(0.25f);
-  if (s.leaves_per_batch() == 0) s.set_leaves_per_batch(4);
-  if (s.max_nodes() == 0) s.set_max_nodes(1000000);
+  if (!s.has_simulations()) s.set_simulations(100);
+  if (!s.has_c_puct()) s.set_c_puct(1.5f);
+  if (!s.has_fpu_reduction()) s.set_fpu_reduction(0.25f);
+  if (!s.has_leaves_per_batch()) s.set_leaves_per_batch(4);
+  if (!s.has_max_nodes()) s.set_max_nodes(1000000);
   c.range(path + ".simulations", s.simulations(), 1, 1e6);
   c.range(path + ".c_puct", s.c_puct(), 0.01, 100);
   c.range(path + ".fpu_reduction", s.fpu_reduction(), -10, 10);
@@ -71,30 +79,30 @@ RunConfig complete_run_config(RunConfig r, const std::string& origin) {
   if (r.device() != "cpu" && r.device().rfind("cuda", 0) != 0) {
     c.fail("device", "\"" + r.device() + "\"", "expected cpu, cuda or cuda:N");
   }
-  if (r.seed() == 0) r.set_seed(1);
+  if (!r.has_seed()) r.set_seed(1);
   c.range("max_minutes", r.max_minutes(), 0, 1e7);
 
   auto& inf = *r.mutable_inference();
-  if (inf.max_batch() == 0) inf.set_max_batch(64);
-  if (inf.max_wait_us() == 0) inf.set_max_wait_us(2000);
-  if (inf.threads() == 0) inf.set_threads(1);
+  if (!inf.has_max_batch()) inf.set_max_batch(64);
+  if (!inf.has_max_wait_us()) inf.set_max_wait_us(2000);
+  if (!inf.has_threads()) inf.set_threads(1);
   c.range("inference.max_batch", inf.max_batch(), 1, 65536);
   c.range("inference.max_wait_us", inf.max_wait_us(), 0, 1e7);
   c.range("inference.threads", inf.threads(), 1, 256);
 
   auto& sp = *r.mutable_selfplay();
   complete_search(*sp.mutable_search(), c, "selfplay.search", nullptr);
-  if (sp.parallel_games() == 0) sp.set_parallel_games(32);
-  if (sp.dirichlet_alpha() == 0) sp.set_dirichlet_alpha(0.3f);
-  if (sp.dirichlet_epsilon() == 0) sp.set_dirichlet_epsilon(0.25f);
-  if (sp.temperature() == 0) sp.set_temperature(1.0f);
-  if (sp.temperature_moves() == 0) sp.set_temperature_moves(30);
-  if (sp.full_search_probability() == 0) sp.set_full_search_probability(1.0f);
-  if (sp.fast_simulations() == 0)
+  if (!sp.has_parallel_games()) sp.set_parallel_games(32);
+  if (!sp.has_dirichlet_alpha()) sp.set_dirichlet_alpha(0.3f);
+  if (!sp.has_dirichlet_epsilon()) sp.set_dirichlet_epsilon(0.25f);
+  if (!sp.has_temperature()) sp.set_temperature(1.0f);
+  if (!sp.has_temperature_moves()) sp.set_temperature_moves(30);
+  if (!sp.has_full_search_probability()) sp.set_full_search_probability(1.0f);
+  if (!sp.has_fast_simulations())
     sp.set_fast_simulations(std::max(1, sp.search().simulations() / 4));
-  if (sp.max_moves() == 0) sp.set_max_moves(400);
-  if (sp.games_per_chunk() == 0) sp.set_games_per_chunk(16);
-  if (sp.threads() == 0) sp.set_threads(2);
+  if (!sp.has_max_moves()) sp.set_max_moves(400);
+  if (!sp.has_games_per_chunk()) sp.set_games_per_chunk(16);
+  if (!sp.has_threads()) sp.set_threads(2);
   c.range("selfplay.threads", sp.threads(), 1, 1024);
   c.range("selfplay.parallel_games", sp.parallel_games(), 1, 4096);
   c.range("selfplay.dirichlet_alpha", sp.dirichlet_alpha(), 1e-4, 100);
@@ -112,15 +120,15 @@ RunConfig complete_run_config(RunConfig r, const std::string& origin) {
   if (opt.kind() != "sgd" && opt.kind() != "adam") {
     c.fail("trainer.optimizer.kind", "\"" + opt.kind() + "\"", "expected \"sgd\" or \"adam\"");
   }
-  if (opt.learning_rate() == 0) opt.set_learning_rate(opt.kind() == "sgd" ? 0.02f : 0.001f);
-  if (opt.momentum() == 0 && opt.kind() == "sgd") opt.set_momentum(0.9f);
-  if (opt.weight_decay() == 0) opt.set_weight_decay(1e-4f);
+  if (!opt.has_learning_rate()) opt.set_learning_rate(opt.kind() == "sgd" ? 0.02f : 0.001f);
+  if (!opt.has_momentum()) opt.set_momentum(opt.kind() == "sgd" ? 0.9f : 0.0f);
+  if (!opt.has_weight_decay()) opt.set_weight_decay(1e-4f);
   if (opt.schedule().empty()) opt.set_schedule("constant");
   if (opt.schedule() != "constant" && opt.schedule() != "step" && opt.schedule() != "cosine") {
     c.fail("trainer.optimizer.schedule", "\"" + opt.schedule() + "\"",
            "expected \"constant\", \"step\" or \"cosine\"");
   }
-  if (opt.decay() == 0) opt.set_decay(0.1f);
+  if (!opt.has_decay()) opt.set_decay(0.1f);
   c.range("trainer.optimizer.learning_rate", opt.learning_rate(), 1e-8, 10);
   c.range("trainer.optimizer.momentum", opt.momentum(), 0, 0.999);
   c.range("trainer.optimizer.weight_decay", opt.weight_decay(), 0, 1);
@@ -135,13 +143,13 @@ RunConfig complete_run_config(RunConfig r, const std::string& origin) {
   if (opt.schedule() == "step" && opt.boundaries_size() == 0) {
     c.fail("trainer.optimizer.boundaries", "[]", "schedule \"step\" needs boundaries");
   }
-  if (tr.batch_size() == 0) tr.set_batch_size(256);
-  if (tr.window_positions() == 0) tr.set_window_positions(100000);
-  if (tr.min_positions() == 0) tr.set_min_positions(2 * tr.batch_size());
-  if (tr.samples_per_position() == 0) tr.set_samples_per_position(4);
-  if (tr.value_loss_weight() == 0) tr.set_value_loss_weight(1);
-  if (tr.checkpoint_every() == 0) tr.set_checkpoint_every(200);
-  if (tr.threads() == 0) tr.set_threads(1);
+  if (!tr.has_batch_size()) tr.set_batch_size(256);
+  if (!tr.has_window_positions()) tr.set_window_positions(100000);
+  if (!tr.has_min_positions()) tr.set_min_positions(2 * tr.batch_size());
+  if (!tr.has_samples_per_position()) tr.set_samples_per_position(4);
+  if (!tr.has_value_loss_weight()) tr.set_value_loss_weight(1);
+  if (!tr.has_checkpoint_every()) tr.set_checkpoint_every(200);
+  if (!tr.has_threads()) tr.set_threads(1);
   c.range("trainer.batch_size", tr.batch_size(), 1, 65536);
   c.range("trainer.window_positions", tr.window_positions(), tr.batch_size(), 1e8);
   c.range("trainer.min_positions", tr.min_positions(), 1, tr.window_positions());
@@ -155,10 +163,10 @@ RunConfig complete_run_config(RunConfig r, const std::string& origin) {
   }
 
   auto& g = *r.mutable_gating();
-  if (g.games() == 0) g.set_games(40);
-  if (g.threshold() == 0) g.set_threshold(0.55f);
-  if (g.every_checkpoints() == 0) g.set_every_checkpoints(1);
-  if (g.random_opening_plies() == 0) g.set_random_opening_plies(2);
+  if (!g.has_games()) g.set_games(40);
+  if (!g.has_threshold()) g.set_threshold(0.55f);
+  if (!g.has_every_checkpoints()) g.set_every_checkpoints(1);
+  if (!g.has_random_opening_plies()) g.set_random_opening_plies(2);
   if (!g.has_search()) g.mutable_search();
   complete_search(*g.mutable_search(), c, "gating.search", &sp.search());
   c.range("gating.games", g.games(), 1, 1e6);

@@ -21,6 +21,9 @@ RunConfig load_run_config(const std::string& path);
 RunConfig parse_run_config(const std::string& text, const std::string& origin);
 // Fills unset fields with their defaults and checks ranges; throws ConfigError naming the field.
 RunConfig complete_run_config(RunConfig config, const std::string& origin);
+// A search config with its defaults filled in and checked (the one place those defaults live;
+// the `net` player uses it too). Throws ConfigError naming `origin`.
+SearchConfig complete_search_config(SearchConfig search, const std::string& origin);
 // Text format of a config (what the run directory keeps as config.textproto).
 std::string run_config_text(const RunConfig& config);
 

@@ -12,6 +12,8 @@
 #include "train/gate.h"
 #include "train/report.h"
 #include "train/selfplay.h"
+#include "train/selfplay_thread.h"
+#include "train/status_line.h"
 #include "train/trainer.h"
 
 namespace fs = std::filesystem;
@@ -23,234 +25,274 @@ double now_s() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-std::string fmt_num(double v) {
-  char buf[32];
-  if (v >= 1e6) {
-    std::snprintf(buf, sizeof buf, "%.2fM", v / 1e6);
-  } else if (v >= 1e4) {
-    std::snprintf(buf, sizeof buf, "%.1fk", v / 1e3);
-  } else {
-    std::snprintf(buf, sizeof buf, "%.0f", v);
+// Losses averaged over the steps since the last checkpoint, and training throughput.
+struct TrainProgress {
+  double loss_p = 0, loss_v = 0, lr = 0;
+  int loss_n = 0;
+  double last_p = 0, last_v = 0;  // the latest averages shown and logged
+  double samples_per_s = 0;
+  double window_start = now_s();
+  int64_t window_steps = 0;
+  int64_t unsaved_steps = 0;
+
+  void add(const TrainStepResult& r) {
+    loss_p += r.policy_loss;
+    loss_v += r.value_loss;
+    lr = r.lr;
+    ++loss_n;
+    ++window_steps;
+    ++unsaved_steps;
   }
+  void average() {
+    if (loss_n == 0) return;
+    last_p = loss_p / loss_n;
+    last_v = loss_v / loss_n;
+  }
+  void restart_average() {
+    average();
+    loss_p = loss_v = 0;
+    loss_n = 0;
+  }
+  // Samples/s over windows of 2 s while training; 0 after 5 s without a step.
+  void update_rate(int batch_size, bool trained) {
+    const double t = now_s();
+    if (trained && t - window_start >= 2.0) {
+      samples_per_s = window_steps * batch_size / (t - window_start);
+      average();
+    } else if (trained || t - window_start < 5.0) {
+      return;
+    } else {
+      samples_per_s = 0;
+    }
+    window_start = t;
+    window_steps = 0;
+  }
+};
+
+// "model-000400.pt 0.58 promoted": the status line's account of a gate.
+std::string gate_summary(const GateResult& g) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%s %.2f %s", g.candidate().c_str(), g.score(),
+                g.promoted() ? "promoted" : "rejected");
   return buf;
 }
 
-std::string short_id(const std::string& id) {
-  const auto slash = id.rfind('/');
-  return slash == std::string::npos ? id : id.substr(slash + 1);
+std::string last_gate_summary(const RunDir& dir) {
+  const GateLog log = read_gate_log(dir);
+  return log.gates_size() ? gate_summary(log.gates(log.gates_size() - 1)) : "";
 }
+
+// Rows of metrics.csv (columns: run_dir.h kMetricsColumns).
+class Metrics {
+ public:
+  Metrics(const RunDir& dir, const Trainer& trainer, const SelfPlay& selfplay)
+      : dir_(dir), trainer_(trainer), selfplay_(selfplay) {}
+
+  void train(const TrainProgress& p) {
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "%.5f,%.5f,%.6g,%.1f,", p.last_p, p.last_v, p.lr,
+                  p.samples_per_s);
+    row("train", buf, "");
+  }
+  void gate(const GateResult& g) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "%s,%.4f,%.1f,%d,%.1f,%s", g.candidate().c_str(), g.score(),
+                  g.elo(), g.promoted() ? 1 : 0, g.best_elo(),
+                  g.vs_random() >= 0 ? std::to_string(g.vs_random()).c_str() : "");
+    row("gate", ",,,,", buf);
+  }
+  void selfplay() { row("selfplay", ",,,,", ""); }
+
+ private:
+  void row(const std::string& event, const std::string& train_fields,
+           const std::string& gate_fields) {
+    const SelfPlayStats s = selfplay_.stats();
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "%lld,%s,%lld,%lld,%lld,", static_cast<long long>(unix_ms_now()),
+                  event.c_str(), static_cast<long long>(trainer_.step()),
+                  static_cast<long long>(trainer_.games_seen()),
+                  static_cast<long long>(trainer_.positions_seen()));
+    std::string line = buf + train_fields;
+    std::snprintf(buf, sizeof buf, "%.3f,%.1f,%.1f,", s.games_per_s(), s.inference.evals_per_s(),
+                  s.inference.avg_batch());
+    line += buf;
+    line += gate_fields.empty() ? ",,,,," : gate_fields;
+    line += "," + selfplay_.model_id();
+    append_metrics_row(dir_, line);
+  }
+
+  const RunDir& dir_;
+  const Trainer& trainer_;
+  const SelfPlay& selfplay_;
+};
+
+// The pipeline: self-play in the background; on the main thread ingest, train, checkpoint,
+// gate, log and report, until a stop condition.
+class TrainingLoop {
+ public:
+  TrainingLoop(const RunConfig& cfg, const RunDir& dir, const LoopOptions& opt)
+      : cfg_(cfg),
+        dir_(dir),
+        opt_(opt),
+        game_(prepare_run_dir(dir, cfg)),
+        trainer_(game_, cfg, dir),
+        gatekeeper_(game_, cfg, dir),
+        selfplay_(game_, cfg, dir, "sp" + std::to_string(::getpid())),
+        metrics_(dir, trainer_, selfplay_),
+        status_(opt.status_line),
+        last_gate_(last_gate_summary(dir)) {
+    // Only now that the run dir's models and checkpoint accepted this config does it become
+    // the run's config: a config that does not fit never overwrites the one that does.
+    save_run_config(dir, cfg);
+  }
+
+  LoopSummary run() {
+    SelfPlayThread selfplay_thread(selfplay_);  // stopped and joined on every way out
+    selfplay_thread_ = &selfplay_thread;
+    while (!stopping()) {
+      trainer_.ingest_new_records();
+      const bool finished = total_steps_reached();
+      train_some(finished);
+      gate_due();
+      if (finished && gatekeeper_.next_candidate().empty()) {
+        status_.clear();
+        spdlog::info("trainer.total_steps = {} reached", cfg_.trainer().total_steps());
+        break;
+      }
+      log_and_report();
+    }
+    selfplay_thread.stop_and_join();
+    selfplay_thread_ = nullptr;
+    status_.clear();
+    wrap_up();
+    selfplay_thread.rethrow_failure();
+    return summary();
+  }
+
+ private:
+  bool stopping() const {
+    if (opt_.stop && opt_.stop->load()) return true;
+    const double minutes = opt_.max_minutes >= 0 ? opt_.max_minutes : cfg_.max_minutes();
+    if (minutes > 0 && now_s() - t_start_ >= minutes * 60) return true;
+    return selfplay_thread_ && selfplay_thread_->failed();
+  }
+
+  bool total_steps_reached() const {
+    const auto total = cfg_.trainer().total_steps();
+    return total > 0 && trainer_.step() >= total;
+  }
+
+  // Up to 16 of the steps the records allow, with a checkpoint every checkpoint_every steps.
+  void train_some(bool finished) {
+    const int64_t allowed = finished ? 0 : trainer_.steps_allowed();
+    for (int64_t i = 0; i < std::min<int64_t>(allowed, 16) && !stopping(); ++i) {
+      const TrainStepResult r = trainer_.train_step();
+      progress_.add(r);
+      if (r.step % cfg_.trainer().checkpoint_every() == 0) {
+        progress_.restart_average();
+        checkpoint();
+      }
+    }
+    progress_.update_rate(cfg_.trainer().batch_size(), allowed > 0);
+    if (allowed <= 0) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+
+  void checkpoint() {
+    const std::string path = trainer_.write_model();
+    trainer_.save_checkpoint();
+    progress_.unsaved_steps = 0;
+    metrics_.train(progress_);
+    status_.clear();
+    spdlog::info("step {}: wrote {} (loss p {:.3f} v {:.3f})", trainer_.step(),
+                 fs::path(path).filename().string(), progress_.last_p, progress_.last_v);
+  }
+
+  // Gates the newest candidate due, if any (training pauses; self-play goes on).
+  void gate_due() {
+    const std::string cand = gatekeeper_.next_candidate();
+    if (cand.empty() || stopping()) return;
+    status_.clear();
+    spdlog::info("gating {} against {}", fs::path(cand).filename().string(), selfplay_.model_id());
+    const GateResult g = gatekeeper_.gate(cand);
+    ++gates_;
+    if (g.promoted()) {
+      ++promotions_;
+      selfplay_.reload_best();
+    }
+    metrics_.gate(g);
+    last_gate_ = gate_summary(g);
+    write_report(dir_);
+    last_report_ = now_s();
+  }
+
+  // A self-play metrics row and the report every minute; the status line when due.
+  void log_and_report() {
+    if (now_s() - last_log_ >= 60) {
+      last_log_ = now_s();
+      metrics_.selfplay();
+    }
+    if (now_s() - last_report_ >= 60) {
+      write_report(dir_);
+      last_report_ = now_s();
+    }
+    if (!status_.due(false)) return;
+    const SelfPlayStats s = selfplay_.stats();
+    status_.show(status_text(trainer_.step(), std::max(trainer_.games_seen(), s.games),
+                             trainer_.positions_seen(), progress_.samples_per_s, progress_.last_p,
+                             progress_.last_v, selfplay_.model_id(), last_gate_));
+  }
+
+  // After self-play stopped: the steps since the last checkpoint saved, a last metrics row and
+  // the report.
+  void wrap_up() {
+    if (progress_.unsaved_steps > 0) {
+      progress_.average();
+      checkpoint();
+    }
+    metrics_.selfplay();
+    write_report(dir_);
+  }
+
+  LoopSummary summary() const {
+    const SelfPlayStats s = selfplay_.stats();
+    LoopSummary out;
+    out.steps = trainer_.step();
+    out.games = trainer_.games_seen();
+    out.positions = trainer_.positions_seen();
+    out.gates = gates_;
+    out.promotions = promotions_;
+    out.seconds = now_s() - t_start_;
+    out.best_model = Model::read_metadata(dir_.best()).model_id();
+    spdlog::info(
+        "stopped after {:.0f} s: step {}, {} games in the records ({} this session, {:.2f} "
+        "games/s, {:.0f} evals/s, average batch {:.1f}), best {}; report: {}",
+        out.seconds, out.steps, out.games, s.games, s.games_per_s(), s.inference.evals_per_s(),
+        s.inference.avg_batch(), out.best_model, dir_.report());
+    return out;
+  }
+
+  const double t_start_ = now_s();
+  const RunConfig& cfg_;
+  const RunDir& dir_;
+  const LoopOptions& opt_;
+  GamePtr game_;
+  Trainer trainer_;
+  Gatekeeper gatekeeper_;
+  SelfPlay selfplay_;
+  Metrics metrics_;
+  StatusLine status_;
+  SelfPlayThread* selfplay_thread_ = nullptr;
+  TrainProgress progress_;
+  std::string last_gate_;
+  int gates_ = 0, promotions_ = 0;
+  double last_report_ = now_s(), last_log_ = now_s();
+};
 
 }  // namespace
 
-std::string status_text(int64_t step, int64_t games, int64_t positions, double samples_per_s,
-                        double policy_loss, double value_loss, const std::string& best,
-                        const std::string& last_gate) {
-  char buf[512];
-  std::snprintf(buf, sizeof buf,
-                "step %lld | games %s | positions %s | %s samples/s | loss p %.3f v %.3f | "
-                "best %s%s%s",
-                static_cast<long long>(step), fmt_num(games).c_str(), fmt_num(positions).c_str(),
-                fmt_num(samples_per_s).c_str(), policy_loss, value_loss, short_id(best).c_str(),
-                last_gate.empty() ? "" : " | gate ", last_gate.c_str());
-  return buf;
-}
-
 LoopSummary run_training_loop(const RunConfig& cfg, const RunDir& dir, const LoopOptions& opt) {
-  const double t_start = now_s();
-  save_run_config(dir, cfg);
-  GamePtr game = prepare_run_dir(dir, cfg);
-  Trainer trainer(game, cfg, dir);
-  Gatekeeper gatekeeper(game, cfg, dir);
-  SelfPlay selfplay(game, cfg, dir, "sp" + std::to_string(::getpid()));
-  const auto& tc = cfg.trainer();
-
-  std::atomic<bool> stop_selfplay{false};
-  std::exception_ptr selfplay_error;
-  std::thread sp_thread([&] {
-    try {
-      selfplay.run(stop_selfplay);
-    } catch (...) {
-      selfplay_error = std::current_exception();
-    }
-  });
-
-  LoopSummary summary;
-  const bool tty = ::isatty(2);
-  double last_status = 0, last_report = now_s(), last_log = now_s();
-  double loss_p = 0, loss_v = 0, lr = 0;
-  int loss_n = 0;
-  double window_start = now_s();
-  int64_t window_steps = 0;
-  double samples_per_s = 0;
-  double last_p = 0, last_v = 0;
-  std::string last_gate;
-  {
-    const GateLog log = read_gate_log(dir);
-    if (log.gates_size()) {
-      const auto& g = log.gates(log.gates_size() - 1);
-      char buf[96];
-      std::snprintf(buf, sizeof buf, "%s %.2f %s", g.candidate().c_str(), g.score(),
-                    g.promoted() ? "promoted" : "rejected");
-      last_gate = buf;
-    }
-  }
-  auto stopping = [&] {
-    if (opt.stop && opt.stop->load()) return true;
-    const double minutes = opt.max_minutes >= 0 ? opt.max_minutes : cfg.max_minutes();
-    if (minutes > 0 && now_s() - t_start >= minutes * 60) return true;
-    return selfplay_error != nullptr;
-  };
-  auto best_id = [&] { return selfplay.model_id(); };
-  auto metrics_row = [&](const std::string& event, const std::string& gate_fields) {
-    const SelfPlayStats s = selfplay.stats();
-    char buf[512];
-    std::snprintf(buf, sizeof buf, "%lld,%s,%lld,%lld,%lld,", static_cast<long long>(unix_ms_now()),
-                  event.c_str(), static_cast<long long>(trainer.step()),
-                  static_cast<long long>(trainer.games_seen()),
-                  static_cast<long long>(trainer.positions_seen()));
-    std::string row = buf;
-    if (event == "train") {
-      std::snprintf(buf, sizeof buf, "%.5f,%.5f,%.6g,%.1f,", last_p, last_v, lr, samples_per_s);
-    } else {
-      std::snprintf(buf, sizeof buf, ",,,,");
-    }
-    row += buf;
-    std::snprintf(buf, sizeof buf, "%.3f,%.1f,%.1f,", s.games_per_s(), s.inference.evals_per_s(),
-                  s.inference.avg_batch());
-    row += buf;
-    row += gate_fields.empty() ? ",,,,," : gate_fields;
-    row += "," + best_id();
-    append_metrics_row(dir, row);
-  };
-  auto show_status = [&](bool force) {
-    const double t = now_s();
-    if (!opt.status_line || (!force && t - last_status < (tty ? 0.5 : 30.0))) return;
-    last_status = t;
-    const SelfPlayStats s = selfplay.stats();
-    const std::string line =
-        status_text(trainer.step(), trainer.games_seen() > s.games ? trainer.games_seen() : s.games,
-                    trainer.positions_seen(), samples_per_s, last_p, last_v, best_id(), last_gate);
-    if (tty) {
-      std::fprintf(stderr, "\r\033[K%s", line.c_str());
-      std::fflush(stderr);
-    } else {
-      spdlog::info("{}", line);
-    }
-  };
-  auto clear_status = [&] {
-    if (opt.status_line && tty) std::fprintf(stderr, "\r\033[K");
-  };
-  auto checkpoint = [&] {
-    const std::string path = trainer.write_model();
-    trainer.save_checkpoint();
-    metrics_row("train", "");
-    clear_status();
-    spdlog::info("step {}: wrote {} (loss p {:.3f} v {:.3f})", trainer.step(),
-                 fs::path(path).filename().string(), last_p, last_v);
-  };
-
-  int64_t unsaved_steps = 0;
-  while (!stopping()) {
-    trainer.ingest_new_records();
-    const bool finished = tc.total_steps() > 0 && trainer.step() >= tc.total_steps();
-    int64_t allowed = finished ? 0 : trainer.steps_allowed();
-    if (allowed > 0) {
-      for (int64_t i = 0; i < std::min<int64_t>(allowed, 16) && !stopping(); ++i) {
-        const TrainStepResult r = trainer.train_step();
-        loss_p += r.policy_loss;
-        loss_v += r.value_loss;
-        lr = r.lr;
-        ++loss_n;
-        ++window_steps;
-        ++unsaved_steps;
-        if (r.step % tc.checkpoint_every() == 0) {
-          last_p = loss_p / loss_n;
-          last_v = loss_v / loss_n;
-          loss_p = loss_v = 0;
-          loss_n = 0;
-          checkpoint();
-          unsaved_steps = 0;
-        }
-      }
-      const double t = now_s();
-      if (t - window_start >= 2.0) {
-        samples_per_s = window_steps * tc.batch_size() / (t - window_start);
-        window_start = t;
-        window_steps = 0;
-        if (loss_n > 0) {
-          last_p = loss_p / loss_n;
-          last_v = loss_v / loss_n;
-        }
-      }
-    } else {
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      if (now_s() - window_start >= 5.0) {
-        samples_per_s = 0;
-        window_start = now_s();
-        window_steps = 0;
-      }
-    }
-    const std::string cand = gatekeeper.next_candidate();
-    if (!cand.empty() && !stopping()) {
-      clear_status();
-      spdlog::info("gating {} against {}", fs::path(cand).filename().string(), best_id());
-      const GateResult g = gatekeeper.gate(cand);
-      ++summary.gates;
-      if (g.promoted()) {
-        ++summary.promotions;
-        selfplay.reload_best();
-      }
-      char buf[256];
-      std::snprintf(buf, sizeof buf, "%s,%.4f,%.1f,%d,%.1f,%s", g.candidate().c_str(), g.score(),
-                    g.elo(), g.promoted() ? 1 : 0, g.best_elo(),
-                    g.vs_random() >= 0 ? std::to_string(g.vs_random()).c_str() : "");
-      metrics_row("gate", buf);
-      std::snprintf(buf, sizeof buf, "%s %.2f %s", g.candidate().c_str(), g.score(),
-                    g.promoted() ? "promoted" : "rejected");
-      last_gate = buf;
-      write_report(dir);
-      last_report = now_s();
-    }
-    if (finished && gatekeeper.next_candidate().empty()) {
-      clear_status();
-      spdlog::info("trainer.total_steps = {} reached", tc.total_steps());
-      break;
-    }
-    if (now_s() - last_log >= 60) {
-      last_log = now_s();
-      metrics_row("selfplay", "");
-    }
-    if (now_s() - last_report >= 60) {
-      write_report(dir);
-      last_report = now_s();
-    }
-    show_status(false);
-  }
-  stop_selfplay = true;
-  sp_thread.join();
-  clear_status();
-  if (unsaved_steps > 0) {
-    if (loss_n > 0) {
-      last_p = loss_p / loss_n;
-      last_v = loss_v / loss_n;
-    }
-    checkpoint();
-  }
-  metrics_row("selfplay", "");
-  write_report(dir);
-  if (selfplay_error) std::rethrow_exception(selfplay_error);
-  const SelfPlayStats s = selfplay.stats();
-  summary.steps = trainer.step();
-  summary.games = trainer.games_seen();
-  summary.positions = trainer.positions_seen();
-  summary.seconds = now_s() - t_start;
-  summary.best_model = Model::read_metadata(dir.best()).model_id();
-  spdlog::info(
-      "stopped after {:.0f} s: step {}, {} games in the records ({} this session, {:.2f} "
-      "games/s, {:.0f} evals/s, average batch {:.1f}), best {}; report: {}",
-      summary.seconds, summary.steps, summary.games, s.games, s.games_per_s(),
-      s.inference.evals_per_s(), s.inference.avg_batch(), summary.best_model, dir.report());
-  return summary;
+  TrainingLoop loop(cfg, dir, opt);
+  return loop.run();
 }
 
 }  // namespace pincer

@@ -10,6 +10,7 @@
 
 #include "proto/run_config.pb.h"
 #include "train/run_dir.h"
+#include "train/status_line.h"
 
 namespace pincer {
 
@@ -34,12 +35,10 @@ struct LoopSummary {
   std::string best_model;
 };
 
+// Checks that `config` fits the run dir (its models and checkpoint) before saving it as the
+// run's config.textproto; throws (ModelError, ConfigError, ...) with self-play stopped and
+// joined, and stops at self-play's first failure, rethrowing it.
 LoopSummary run_training_loop(const RunConfig& config, const RunDir& dir,
                               const LoopOptions& options);
-
-// One line on the state of a run dir for people (used by the standalone commands too).
-std::string status_text(int64_t step, int64_t games, int64_t positions, double samples_per_s,
-                        double policy_loss, double value_loss, const std::string& best,
-                        const std::string& last_gate);
 
 }  // namespace pincer

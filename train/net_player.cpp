@@ -6,6 +6,8 @@
 
 #include "play/levels.h"
 #include "play/players.h"
+#include "train/config.h"
+#include "train/search_config.h"
 
 namespace pincer {
 namespace {
@@ -134,21 +136,30 @@ void register_net_player_kind() {
     SpecArgs args(spec);
     const std::string model = args.get_string("model", "");
     NetPlayerOptions o;
-    o.search.simulations = args.get_int("sims", 200, 1, 10000000);
+    // The run config's search settings and their defaults (train/config.cpp), except 200
+    // simulations: a player's default strength.
+    SearchConfig search;
+    search.set_simulations(args.get_int("sims", 200, 1, 10000000));
     o.time_s = args.get_double("time", 0, 0, 1e6);
-    o.search.c_puct = static_cast<float>(args.get_double("cpuct", 1.5, 0.01, 100));
-    o.search.leaves_per_batch = args.get_int("leaves", 4, 1, 256);
-    o.search.solver = args.get_int("solver", 1, 0, 1) != 0;
-    o.search.tactics = args.get_int("tactics", o.search.tactics, 0, 2);
+    if (args.has("cpuct")) {
+      search.set_c_puct(static_cast<float>(args.get_double("cpuct", 0, 0.01, 100)));
+    }
+    if (args.has("leaves")) search.set_leaves_per_batch(args.get_int("leaves", 0, 1, 256));
+    if (args.has("solver")) search.set_solver(args.get_int("solver", 1, 0, 1) != 0);
+    if (args.has("tactics")) search.set_tactics(args.get_int("tactics", 1, 0, 2));
     const std::string device = args.get_string("device", "cpu");
     o.level = args.get_int("level", kMaxLevel, kMinLevel, kMaxLevel);
     args.finish();
-    o.search.simulations = level_visits(level_setting(o.level), o.search.simulations);
     if (model.empty()) {
       throw std::invalid_argument("player \"" + to_string(spec) + "\": model=PATH is required");
     }
-    o.search.seed = seed;
     o.spec = to_string(spec);
+    try {
+      o.search = play_search_config(complete_search_config(search, "player " + o.spec), seed);
+    } catch (const ConfigError& e) {
+      throw std::invalid_argument(e.what());
+    }
+    o.search.simulations = level_visits(level_setting(o.level), o.search.simulations);
     std::shared_ptr<InferenceService> service;
     try {
       service = shared_inference_service(game, model, device);

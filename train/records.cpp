@@ -24,8 +24,13 @@ std::string zstd_compress(const std::string& bytes, int level) {
 
 std::string zstd_decompress(const std::string& bytes, const std::string& origin) {
   const unsigned long long size = ZSTD_getFrameContentSize(bytes.data(), bytes.size());
-  if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN || size > (1ull << 32)) {
+  if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN) {
     throw RecordError(origin + ": not a zstd-compressed record chunk");
+  }
+  if (size > kMaxChunkBytes) {
+    throw RecordError(origin + ": damaged record chunk: its header claims " + std::to_string(size) +
+                      " bytes uncompressed, more than the " + std::to_string(kMaxChunkBytes >> 20) +
+                      " MiB a chunk may hold");
   }
   std::string out(size, '\0');
   const size_t n = ZSTD_decompress(out.data(), out.size(), bytes.data(), bytes.size());
@@ -63,6 +68,11 @@ RecordChunk read_record_chunk(const std::string& path, const Game& game) {
   } catch (const std::exception& e) {
     throw RecordError(e.what());
   }
+  return parse_record_chunk(bytes, path, game);
+}
+
+RecordChunk parse_record_chunk(const std::string& bytes, const std::string& path,
+                               const Game& game) {
   RecordChunk chunk;
   if (!chunk.ParseFromString(zstd_decompress(bytes, path))) {
     throw RecordError(path + ": damaged record chunk");

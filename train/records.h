@@ -24,6 +24,9 @@ std::string write_record_chunk(const std::string& dir, const Game& game,
 // Reads a chunk for `game`; throws RecordError for a damaged file or another fingerprint (the
 // chunk's or any record's).
 RecordChunk read_record_chunk(const std::string& path, const Game& game);
+// The same for a chunk file's bytes; `origin` names it in errors.
+RecordChunk parse_record_chunk(const std::string& bytes, const std::string& origin,
+                               const Game& game);
 // Chunk file names (not paths) in `dir`, sorted; empty if `dir` does not exist.
 std::vector<std::string> list_record_chunks(const std::string& dir);
 
@@ -31,6 +34,10 @@ std::vector<std::string> list_record_chunks(const std::string& dir);
 // `visit(state, move_index)` is called before each move with the position it was played from.
 template <typename F>
 void replay_record(const Game& game, const GameRecord& record, F&& visit);
+
+// Largest uncompressed chunk read: a header claiming more is refused before anything is
+// allocated (a chunk holds games_per_chunk games of a few KiB each).
+constexpr unsigned long long kMaxChunkBytes = 256ull << 20;
 
 // zstd helpers (also used for checkpoints of the window state).
 std::string zstd_compress(const std::string& bytes, int level = 3);

@@ -1,16 +1,22 @@
 #include "train/run_dir.h"
 
+#include <fcntl.h>
 #include <google/protobuf/text_format.h>
 #include <spdlog/spdlog.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 
 #include "engine/atomic_file.h"
 #include "engine/registry.h"
 #include "nn/model.h"
 #include "train/config.h"
+#include "train/gate_log.h"
 
 namespace fs = std::filesystem;
 
@@ -31,6 +37,9 @@ GamePtr prepare_run_dir(const RunDir& dir, const RunConfig& config) {
   GamePtr game = load_game(config.rules());
   fs::create_directories(dir.models());
   fs::create_directories(dir.records());
+  if (const int n = remove_stale_temporaries(dir)) {
+    spdlog::info("removed {} temporary files of killed writers in {}", n, dir.root);
+  }
   if (!fs::exists(dir.best())) {
     auto model = Model::create(*game, config.network(), "cpu", config.seed());
     model->save(dir.model(0));
@@ -67,12 +76,8 @@ void save_run_config(const RunDir& dir, const RunConfig& config) {
 }
 
 GateLog read_gate_log(const RunDir& dir) {
-  GateLog log;
-  if (!fs::exists(dir.gating())) return log;
-  if (!google::protobuf::TextFormat::ParseFromString(read_whole_file(dir.gating()), &log)) {
-    throw std::runtime_error(dir.gating() + ": damaged gate log");
-  }
-  return log;
+  if (!fs::exists(dir.gating())) return GateLog();
+  return parse_gate_log(read_whole_file(dir.gating()), dir.gating());
 }
 
 void write_gate_log(const RunDir& dir, const GateLog& log) {
@@ -82,11 +87,35 @@ void write_gate_log(const RunDir& dir, const GateLog& log) {
 }
 
 void append_metrics_row(const RunDir& dir, const std::string& row) {
-  const bool fresh = !fs::exists(dir.metrics());
-  std::ofstream out(dir.metrics(), std::ios::app);
-  if (!out) throw std::runtime_error("cannot append to " + dir.metrics());
-  if (fresh) out << kMetricsColumns << "\n";
-  out << row << "\n";
+  // One write(2) per row (with the header when the file is new): a process killed at any moment
+  // leaves whole lines only.
+  const int fd = ::open(dir.metrics().c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) throw std::runtime_error("cannot append to " + dir.metrics());
+  struct stat st {};
+  const bool fresh = ::fstat(fd, &st) == 0 && st.st_size == 0;
+  const std::string text = (fresh ? std::string(kMetricsColumns) + "\n" : "") + row + "\n";
+  const ssize_t n = ::write(fd, text.data(), text.size());
+  ::close(fd);
+  if (n != static_cast<ssize_t>(text.size())) {
+    throw std::runtime_error("cannot append to " + dir.metrics());
+  }
+}
+
+int remove_stale_temporaries(const RunDir& dir) {
+  // engine/atomic_file.h names them <target>.tmp.<pid>.<n>; a live writer's are left alone.
+  int removed = 0;
+  std::error_code ec;
+  for (const std::string& folder : {dir.root, dir.models(), dir.records()}) {
+    for (const auto& e : fs::directory_iterator(folder, ec)) {
+      const std::string name = e.path().filename().string();
+      const auto at = name.rfind(".tmp.");
+      if (at == std::string::npos) continue;
+      const long pid = std::strtol(name.c_str() + at + 5, nullptr, 10);
+      if (pid <= 0 || (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM)) continue;
+      if (fs::remove(e.path(), ec)) ++removed;
+    }
+  }
+  return removed;
 }
 
 }  // namespace pincer

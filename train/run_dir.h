@@ -43,6 +43,10 @@ RunConfig run_dir_config(const RunDir& dir, const std::string& config_path);
 // Writes config.textproto for the run (atomically).
 void save_run_config(const RunDir& dir, const RunConfig& config);
 
+// Removes the temporary files of atomic writes whose process is gone (a killed run leaves them);
+// returns how many.
+int remove_stale_temporaries(const RunDir& dir);
+
 GateLog read_gate_log(const RunDir& dir);
 void write_gate_log(const RunDir& dir, const GateLog& log);
 

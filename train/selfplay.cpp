@@ -7,6 +7,7 @@
 #include <functional>
 #include <thread>
 
+#include "engine/random.h"
 #include "mcts/cache.h"
 #include "mcts/search.h"
 #include "train/records.h"
@@ -17,13 +18,6 @@ namespace fs = std::filesystem;
 namespace pincer {
 
 namespace {
-uint64_t mix(uint64_t a, uint64_t b) {
-  uint64_t x = a * 0x9E3779B97F4A7C15ull + b + 0x632BE59BD9B4E019ull;
-  x ^= x >> 31;
-  x *= 0xBF58476D1CE4E5B9ull;
-  x ^= x >> 29;
-  return x;
-}
 double now_s() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
@@ -72,7 +66,10 @@ struct SelfPlay::Impl {
     totals.chunks += 1;
   }
 
-  void play_thread(int thread, int games, const std::atomic<bool>& stop, int64_t max_games) {
+  // Plays until `stop_flag` or `failed` (another thread's failure) is set.
+  void play_thread(int thread, int games, const std::atomic<bool>& stop_flag,
+                   const std::atomic<bool>& failed, int64_t max_games) {
+    auto stopped = [&] { return stop_flag.load() || failed.load(); };
     struct Slot {
       std::unique_ptr<mcts::Search> search;
       std::unique_ptr<State> state;
@@ -83,11 +80,11 @@ struct SelfPlay::Impl {
     std::vector<Slot> slots(games);
     auto start = [&](Slot& s) {
       const int64_t n = started.fetch_add(1);
-      if (stop || (max_games > 0 && n >= max_games)) {
+      if (stopped() || (max_games > 0 && n >= max_games)) {
         s.active = false;
         return;
       }
-      const uint64_t seed = mix(mix(cfg.seed(), std::hash<std::string>{}(writer)), n);
+      const uint64_t seed = mix_seed(mix_seed(cfg.seed(), std::hash<std::string>{}(writer)), n);
       if (!s.search) {
         s.search =
             std::make_unique<mcts::Search>(game, selfplay_search_config(sp, seed), cache.get());
@@ -112,7 +109,7 @@ struct SelfPlay::Impl {
     mcts::BatchStepper stepper(*service);
     std::vector<mcts::Search*> active;
     double next_reload = now_s() + 2.0;
-    while (!stop) {
+    while (!stopped()) {
       active.clear();
       for (Slot& s : slots) {
         if (s.active) active.push_back(s.search.get());
@@ -233,16 +230,19 @@ void SelfPlay::run(const std::atomic<bool>& stop, int64_t max_games, bool write_
   }
   std::vector<std::thread> pool;
   std::atomic<int> alive{threads};
+  // The first failure stops every thread: the run ends with it instead of playing on.
   std::exception_ptr error;
   std::mutex error_mu;
+  std::atomic<bool> failed{false};
   for (int t = 0; t < threads; ++t) {
     const int games = sp.parallel_games() / threads + (t < sp.parallel_games() % threads ? 1 : 0);
     pool.emplace_back([&, t, games] {
       try {
-        m.play_thread(t, games, stop, max_games);
+        m.play_thread(t, games, stop, failed, max_games);
       } catch (...) {
         std::lock_guard<std::mutex> lock(error_mu);
         if (!error) error = std::current_exception();
+        failed = true;
       }
       // One caller fewer: the service must not wait for it.
       m.service->set_expected_callers(std::max(1, --alive));

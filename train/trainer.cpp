@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "engine/atomic_file.h"
+#include "engine/random.h"
 #include "nn/network.h"
 #include "train/records.h"
 #include "train/window.h"
@@ -44,7 +45,48 @@ struct Trainer::Impl {
     }
   }
 
-  // Adds a chunk's games to the window; false if it cannot be read.
+  // Loads trainer.ckpt: weights, optimiser and state. Every failure (a damaged archive, a state
+  // that does not parse, a network config out of range, weights of another shape) is a
+  // ModelError naming the file; the metadata is checked before anything is allocated.
+  void load_checkpoint(const std::string& device) {
+    const std::string path = dir.checkpoint();
+    auto damaged = [&](const std::string& why) {
+      return ModelError("trainer checkpoint " + path + " is damaged: " + why.substr(0, 300));
+    };
+    torch::serialize::InputArchive archive, net_archive, opt_archive;
+    try {
+      archive.load_from(path, torch::Device(torch::kCPU));
+      torch::Tensor bytes;
+      archive.read("trainer_state", bytes);
+      if (bytes.scalar_type() != torch::kUInt8 || bytes.dim() != 1) throw damaged("trainer state");
+      if (!state.ParseFromString(tensor_to_bytes(bytes))) throw damaged("trainer state");
+    } catch (const ModelError&) {
+      throw;
+    } catch (const std::exception& e) {
+      throw damaged(e.what());
+    }
+    Model::check_metadata(state.model(), path);
+    Model::check_compatible(state.model(), *game, path);
+    model = Model::from_metadata(state.model(), "cpu");
+    try {
+      archive.read("net", net_archive);
+      model->impl().net->load(net_archive);
+    } catch (const std::exception& e) {
+      throw damaged(std::string("network weights: ") + e.what());
+    }
+    model->impl().device = parse_device(device);
+    model->impl().net->to(model->impl().device);
+    make_optimizer();
+    try {
+      archive.read("optimizer", opt_archive);
+      opt->load(opt_archive);
+    } catch (const std::exception& e) {
+      throw damaged(std::string("optimizer state: ") + e.what());
+    }
+  }
+
+  // Adds a chunk's games to the window; false if it cannot be read. A game that does not
+  // replay or has bad policy targets is skipped (with a warning), the rest of the chunk kept.
   bool ingest(const std::string& name, bool count) {
     RecordChunk chunk;
     try {
@@ -53,8 +95,15 @@ struct Trainer::Impl {
       spdlog::warn("trainer skips a record chunk: {}", e.what());
       return false;
     }
-    for (const GameRecord& g : chunk.games()) {
-      const int n = window.add_game(*game, g);
+    for (int i = 0; i < chunk.games_size(); ++i) {
+      int n = 0;
+      try {
+        n = window.add_game(*game, chunk.games(i));
+      } catch (const RecordError& e) {
+        // The window is unchanged (Window::add_game checks the whole record first).
+        spdlog::warn("trainer skips game {} of {}: {}", i + 1, name, e.what());
+        continue;
+      }
       if (count) {
         state.set_games_seen(state.games_seen() + 1);
         state.set_positions_seen(state.positions_seen() + n);
@@ -70,23 +119,7 @@ Trainer::Trainer(GamePtr game, const RunConfig& config, const RunDir& dir)
   set_torch_threads(config.trainer().threads());
   const std::string device = config.device();
   if (fs::exists(dir.checkpoint())) {
-    torch::serialize::InputArchive archive;
-    archive.load_from(dir.checkpoint(), torch::Device(torch::kCPU));
-    torch::Tensor bytes;
-    archive.read("trainer_state", bytes);
-    if (!m.state.ParseFromString(tensor_to_bytes(bytes))) {
-      throw std::runtime_error(dir.checkpoint() + ": damaged trainer state");
-    }
-    Model::check_compatible(m.state.model(), *m.game, dir.checkpoint());
-    m.model = Model::from_metadata(m.state.model(), "cpu");
-    torch::serialize::InputArchive net_archive, opt_archive;
-    archive.read("net", net_archive);
-    m.model->impl().net->load(net_archive);
-    m.model->impl().device = parse_device(device);
-    m.model->impl().net->to(m.model->impl().device);
-    m.make_optimizer();
-    archive.read("optimizer", opt_archive);
-    m.opt->load(opt_archive);
+    m.load_checkpoint(device);
     // Rebuild the window exactly as it was: the same chunks in the same order.
     for (const std::string& name : m.state.ingested_chunks()) {
       m.ingest(name, false);
@@ -160,8 +193,7 @@ TrainStepResult Trainer::train_step() {
   const int actions = m.model->num_actions();
   const int64_t step = m.state.step();
   // The batch of step n depends only on the seed, n and the window.
-  std::mt19937_64 rng(m.cfg.seed() * 0x9E3779B97F4A7C15ull ^
-                      (uint64_t(step) + 1) * 0xD1B54A32D192ED03ull);
+  std::mt19937_64 rng(mix_seed(m.cfg.seed(), uint64_t(step)));
   const int syms = t.no_augmentation() ? 1 : std::max(1, m.game->num_symmetries());
 
   auto input = torch::zeros({batch, size}, torch::kFloat32);
@@ -267,6 +299,10 @@ int64_t Trainer::step() const { return impl_->state.step(); }
 int64_t Trainer::games_seen() const { return impl_->state.games_seen(); }
 int64_t Trainer::positions_seen() const { return impl_->state.positions_seen(); }
 size_t Trainer::window_size() const { return impl_->window.size(); }
+std::vector<std::string> Trainer::ingested_chunks() const {
+  const auto& names = impl_->state.ingested_chunks();
+  return {names.begin(), names.end()};
+}
 const ModelMetadata& Trainer::model_metadata() const { return impl_->model->metadata(); }
 
 }  // namespace pincer

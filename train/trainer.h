@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "engine/game.h"
 #include "nn/model.h"
@@ -46,6 +47,8 @@ class Trainer {
   int64_t games_seen() const;
   int64_t positions_seen() const;
   size_t window_size() const;
+  // Record chunks (file names) the trainer has read, in order: its window is rebuilt from them.
+  std::vector<std::string> ingested_chunks() const;
   double learning_rate(int64_t step) const;
   // The network being trained (in training mode; do not run it from other threads).
   const ModelMetadata& model_metadata() const;

@@ -1,23 +1,56 @@
 #include "train/window.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "train/records.h"
 
 namespace pincer {
+namespace {
+
+// The policy target of one move, checked: every action legal in `state`, its policy index inside
+// the network's action space, shares finite and non-negative. Throws RecordError.
+void policy_target(const Game& game, const State& state, const MoveRecord& m, int move,
+                   std::vector<Action>& legal, Sample& s) {
+  if (!m.full_search() || (m.policy_actions_size() == 0 && m.policy_size() == 0)) return;
+  auto bad = [&](const std::string& why) {
+    throw RecordError("record: move " + std::to_string(move + 1) + ": " + why + " in " +
+                      state.to_text());
+  };
+  if (m.policy_actions_size() != m.policy_size()) {
+    bad(std::to_string(m.policy_actions_size()) + " policy actions but " +
+        std::to_string(m.policy_size()) + " policy shares");
+  }
+  state.legal_actions(legal);
+  const int actions = game.num_actions();
+  s.policy_index.reserve(m.policy_actions_size());
+  for (int k = 0; k < m.policy_actions_size(); ++k) {
+    const Action a = m.policy_actions(k);
+    if (std::find(legal.begin(), legal.end(), a) == legal.end()) {
+      bad("policy action " + std::to_string(a) + " is not a legal move");
+    }
+    const int index = state.policy_index(a);
+    if (index < 0 || index >= actions) {
+      bad("policy action " + std::to_string(a) + " has policy index " + std::to_string(index) +
+          " outside [0, " + std::to_string(actions) + ")");
+    }
+    const float share = m.policy(k);
+    if (!std::isfinite(share) || share < 0) bad("policy share " + std::to_string(share));
+    s.policy_index.push_back(index);
+  }
+  s.policy.assign(m.policy().begin(), m.policy().end());
+}
+
+}  // namespace
 
 int Window::add_game(const Game& game, const GameRecord& record) {
-  int added = 0;
+  // Everything is checked before the window changes: a bad record adds nothing.
+  std::vector<Sample> added;
+  std::vector<Action> legal;
   replay_record(game, record, [&](const State& state, int i) {
-    const MoveRecord& m = record.moves(i);
     Sample s;
     s.state = state.clone();
-    if (m.full_search() && m.policy_actions_size() > 0 &&
-        m.policy_actions_size() == m.policy_size()) {
-      s.policy_index.reserve(m.policy_actions_size());
-      for (int k = 0; k < m.policy_actions_size(); ++k) {
-        s.policy_index.push_back(state.policy_index(m.policy_actions(k)));
-      }
-      s.policy.assign(m.policy().begin(), m.policy().end());
-    }
+    policy_target(game, state, record.moves(i), i, legal, s);
     if (record.winner() < 0) {
       s.wdl = {0, 1, 0};
     } else if (record.winner() == state.to_move()) {
@@ -25,11 +58,11 @@ int Window::add_game(const Game& game, const GameRecord& record) {
     } else {
       s.wdl = {0, 0, 1};
     }
-    samples_.push_back(std::move(s));
-    ++added;
+    added.push_back(std::move(s));
   });
+  for (Sample& s : added) samples_.push_back(std::move(s));
   while (samples_.size() > capacity_) samples_.pop_front();
-  return added;
+  return static_cast<int>(added.size());
 }
 
 }  // namespace pincer

@@ -26,7 +26,8 @@ class Window {
  public:
   explicit Window(size_t capacity) : capacity_(capacity) {}
   // Adds every position of a finished game; the oldest fall out beyond the capacity. Returns the
-  // number of positions added. Throws RecordError for a record that does not replay.
+  // number of positions added. Throws RecordError, leaving the window unchanged, for a record
+  // that does not replay or whose policy targets name illegal or out-of-range actions.
   int add_game(const Game& game, const GameRecord& record);
   size_t size() const { return samples_.size(); }
   size_t capacity() const { return capacity_; }

@@ -6,6 +6,7 @@
 
 #include "engine/corners/corners_heuristic.h"
 #include "engine/corners/notation.h"
+#include "engine/game_helpers.h"
 
 namespace pincer::corners {
 
@@ -181,13 +182,7 @@ bool CornersState::equals(const State& other) const {
 }
 
 GamePtr make_game(const RulesetSource& source) {
-  CornersRuleset ruleset;
-  parse_text_proto(source.text, source.origin, ruleset);
-  try {
-    return std::make_shared<CornersGame>(std::move(ruleset));
-  } catch (const GameError& e) {
-    throw GameError(source.origin + ": " + e.what());
-  }
+  return make_game_from<CornersGame, CornersRuleset>(source);
 }
 
 }  // namespace pincer::corners

@@ -6,6 +6,7 @@
 
 #include "engine/dice/dice_heuristic.h"
 #include "engine/dice/notation.h"
+#include "engine/game_helpers.h"
 
 namespace pincer::dice {
 
@@ -165,13 +166,7 @@ bool DiceState::equals(const State& other) const {
 }
 
 GamePtr make_game(const RulesetSource& source) {
-  DiceRuleset ruleset;
-  parse_ruleset_file(source, ruleset);
-  try {
-    return std::make_shared<DiceGame>(std::move(ruleset));
-  } catch (const GameError& e) {
-    throw GameError(source.origin + ": " + e.what());
-  }
+  return make_game_from<DiceGame, DiceRuleset>(source);
 }
 
 }  // namespace pincer::dice

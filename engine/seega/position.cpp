@@ -10,20 +10,19 @@ struct Zobrist {
   uint64_t turn;                  // xored in when it is light's turn
 };
 
-const Zobrist& zobrist() {
-  static const Zobrist z = [] {
-    Zobrist t{};
-    KeyStream keys(0x5ee6a5ee6a5ee6a5ULL);
-    auto next = [&keys] { return keys.next(); };
-    for (auto& a : t.piece)
-      for (auto& k : a) k = next();
-    for (auto& a : t.hand)
-      for (auto& k : a) k = next();
-    t.turn = next();
-    return t;
-  }();
-  return z;
-}
+// Built at start-up like SE!ZE's, so the hot path has no lazy-initialisation check.
+const Zobrist kZobrist = [] {
+  Zobrist t{};
+  KeyStream keys(0x5ee6a5ee6a5ee6a5ULL);
+  for (auto& a : t.piece)
+    for (auto& k : a) k = keys.next();
+  for (auto& a : t.hand)
+    for (auto& k : a) k = keys.next();
+  t.turn = keys.next();
+  return t;
+}();
+
+const Zobrist& zobrist() { return kZobrist; }
 
 }  // namespace
 

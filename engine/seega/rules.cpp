@@ -1,6 +1,7 @@
 #include "engine/seega/rules.h"
 
 #include "engine/game.h"
+#include "engine/game_helpers.h"
 
 namespace pincer::seega {
 
@@ -14,14 +15,11 @@ namespace {
 
 }  // namespace
 
-std::string Rules::square_name(int sq) const {
-  return std::string{static_cast<char>('a' + file_of(sq)), static_cast<char>('1' + rank_of(sq))};
-}
+std::string Rules::square_name(int sq) const { return grid_square_name(file_of(sq), rank_of(sq)); }
 
 int Rules::parse_square(std::string_view text) const {
-  if (text.size() != 2) return -1;
-  const int f = text[0] - 'a', r = text[1] - '1';
-  if (!on_board(f, r)) return -1;
+  int f = 0, r = 0;
+  if (!parse_grid_square(text, f, r) || !on_board(f, r)) return -1;
   return make_square(f, r);
 }
 

@@ -6,6 +6,7 @@
 #include <cassert>
 #include <sstream>
 
+#include "engine/game_helpers.h"
 #include "engine/seega/notation.h"
 #include "engine/seega/seega_heuristic.h"
 
@@ -49,10 +50,7 @@ SeegaGame::SeegaGame(SeegaRuleset ruleset) : ruleset_(std::move(ruleset)) {
 }
 
 int SeegaGame::parse_side(std::string_view text) const {
-  for (int p = 0; p < 2; ++p) {
-    if (text == kSideName[p] || text == std::string_view(kSideName[p], 1)) return p;
-  }
-  return -1;
+  return parse_side_name(text, kSideName[0], kSideName[1]);
 }
 
 std::unique_ptr<State> SeegaGame::wrap(const Position& pos) const {
@@ -189,13 +187,7 @@ bool SeegaState::equals(const State& other) const {
 }
 
 GamePtr make_game(const RulesetSource& source) {
-  SeegaRuleset ruleset;
-  parse_ruleset_file(source, ruleset);
-  try {
-    return std::make_shared<SeegaGame>(std::move(ruleset));
-  } catch (const GameError& e) {
-    throw GameError(source.origin + ": " + e.what());
-  }
+  return make_game_from<SeegaGame, SeegaRuleset>(source);
 }
 
 }  // namespace pincer::seega

@@ -1,5 +1,7 @@
 #include "engine/seize/bitboard.h"
 
+#include "engine/game_helpers.h"
+
 namespace pincer::seize {
 
 namespace {
@@ -32,14 +34,11 @@ Tables build_tables() {
 
 const Tables kTables = build_tables();
 
-std::string square_name(int sq) {
-  return std::string{static_cast<char>('a' + file_of(sq)), static_cast<char>('1' + rank_of(sq))};
-}
+std::string square_name(int sq) { return grid_square_name(file_of(sq), rank_of(sq)); }
 
 int parse_square(const std::string& text) {
-  if (text.size() != 2) return -1;
-  const int f = text[0] - 'a', r = text[1] - '1';
-  if (!on_board(f, r)) return -1;
+  int f = 0, r = 0;
+  if (!parse_grid_square(text, f, r) || !on_board(f, r)) return -1;
   return make_square(f, r);
 }
 

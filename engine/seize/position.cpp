@@ -14,13 +14,12 @@ struct Zobrist {
 const Zobrist kZobrist = [] {
   Zobrist t{};
   KeyStream keys(0x5e12e5e12e5e12e5ULL);
-  auto next = [&keys] { return keys.next(); };
   for (auto& a : t.piece)
     for (auto& b : a)
       for (auto& c : b)
-        for (auto& k : c) k = next();
-  for (auto& k : t.token) k = next();
-  t.side = next();
+        for (auto& k : c) k = keys.next();
+  for (auto& k : t.token) k = keys.next();
+  t.side = keys.next();
   return t;
 }();
 

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "engine/game_helpers.h"
 #include "engine/seize/notation.h"
 #include "engine/seize/seize_heuristic.h"
 
@@ -50,10 +51,7 @@ SeizeGame::SeizeGame(SeizeRuleset ruleset) : ruleset_(std::move(ruleset)) {
 }
 
 int SeizeGame::parse_side(std::string_view text) const {
-  for (int p = 0; p < 2; ++p) {
-    if (text == rules_.side_name[p] || text == rules_.side_name[p].substr(0, 1)) return p;
-  }
-  return -1;
+  return parse_side_name(text, rules_.side_name[0], rules_.side_name[1]);
 }
 
 std::unique_ptr<State> SeizeGame::wrap(const Position& pos) const {
@@ -242,13 +240,7 @@ bool SeizeState::equals(const State& other) const {
 }
 
 GamePtr make_game(const RulesetSource& source) {
-  SeizeRuleset ruleset;
-  parse_ruleset_file(source, ruleset);
-  try {
-    return std::make_shared<SeizeGame>(std::move(ruleset));
-  } catch (const GameError& e) {
-    throw GameError(source.origin + ": " + e.what());
-  }
+  return make_game_from<SeizeGame, SeizeRuleset>(source);
 }
 
 }  // namespace pincer::seize

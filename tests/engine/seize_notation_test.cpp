@@ -133,7 +133,8 @@ TEST(SeizeNotation, BinaryRoundTripsOverRandomGames) {
 
 // The seed's bug: a 7-bit halfmove clock broke when the draw limit moved to 600.
 TEST(SeizeNotation, BinaryKeepsTheHalfmoveClockUpTo1023) {
-  const Rules& r = rules_of(load_game("seize-v0"));
+  const GamePtr game = load_game("seize-v0");  // alive as long as its rules are used
+  const Rules& r = rules_of(game);
   for (int clock : {0, 127, 128, 599, 600, 1000, 1023}) {
     const Position p =
         parse_sfen(r, "8/8/2gggg2/2gbbg2/2GBBG2/2GGGG2/8/8 b - " + std::to_string(clock));
@@ -143,7 +144,8 @@ TEST(SeizeNotation, BinaryKeepsTheHalfmoveClockUpTo1023) {
 }
 
 TEST(SeizeNotation, BinaryRejectsDamage) {
-  const Rules& r = rules_of(load_game("seize-v0"));
+  const GamePtr game = load_game("seize-v0");
+  const Rules& r = rules_of(game);
   const Position p = Position::start(r);
   std::vector<uint8_t> bytes = to_binary(p);
   EXPECT_NE(error_of([&] { from_binary(r, std::vector<uint8_t>(bytes.begin(), bytes.end() - 1)); }),

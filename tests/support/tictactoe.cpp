@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "engine/random.h"
 #include "engine/registry.h"
 #include "engine/ruleset.h"
 #include "proto/ruleset.pb.h"
@@ -14,20 +15,13 @@ namespace {
 constexpr int kLines[8][3] = {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {0, 3, 6},
                               {1, 4, 7}, {2, 5, 8}, {0, 4, 8}, {2, 4, 6}};
 
-uint64_t splitmix(uint64_t& x) {
-  uint64_t z = (x += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
 struct Zobrist {
   uint64_t cell[9][2];
   uint64_t side;
   Zobrist() {
     uint64_t seed = 0x7ac7ac7ull;
-    for (auto& c : cell) c[0] = splitmix(seed), c[1] = splitmix(seed);
-    side = splitmix(seed);
+    for (auto& c : cell) c[0] = splitmix64(seed), c[1] = splitmix64(seed);
+    side = splitmix64(seed);
   }
 };
 

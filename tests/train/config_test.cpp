@@ -42,6 +42,48 @@ TEST(RunConfig, DefaultsAreFilledIn) {
   EXPECT_EQ(d.gating().search().simulations(), 77);
 }
 
+TEST(RunConfig, AnExplicitZeroIsKept) {
+  // Once, 0 meant "the default": no noise, no first-play reduction, no weight decay and seed 0
+  // could not be chosen.
+  const RunConfig c = parse_run_config(
+      "rules: \"x\" seed: 0 selfplay { dirichlet_epsilon: 0 temperature_moves: 0 "
+      "search { fpu_reduction: 0 } } trainer { optimizer { weight_decay: 0 momentum: 0 } "
+      "value_loss_weight: 0 } gating { random_opening_plies: 0 }",
+      "x");
+  EXPECT_EQ(c.seed(), 0u);
+  EXPECT_EQ(c.selfplay().dirichlet_epsilon(), 0.0f);
+  EXPECT_EQ(c.selfplay().temperature_moves(), 0);
+  EXPECT_EQ(c.selfplay().search().fpu_reduction(), 0.0f);
+  EXPECT_EQ(c.trainer().optimizer().weight_decay(), 0.0f);
+  EXPECT_EQ(c.trainer().optimizer().momentum(), 0.0f);
+  EXPECT_EQ(c.trainer().value_loss_weight(), 0.0f);
+  EXPECT_EQ(c.gating().random_opening_plies(), 0);
+  // Gating's search inherits an explicit 0 from self-play's too, and keeps its own.
+  EXPECT_EQ(c.gating().search().fpu_reduction(), 0.0f);
+  const RunConfig d = parse_run_config("rules: \"x\" gating { search { fpu_reduction: 0 } }", "x");
+  EXPECT_FLOAT_EQ(d.selfplay().search().fpu_reduction(), 0.25f);
+  EXPECT_EQ(d.gating().search().fpu_reduction(), 0.0f);
+  // A 0 where 0 is meaningless is refused, not replaced.
+  const std::string e = refusal("rules: \"x\" inference { max_batch: 0 }");
+  EXPECT_NE(e.find("inference.max_batch"), std::string::npos) << e;
+  // The saved text of a completed config keeps the zeros (a resumed run gets the same config).
+  const RunConfig again = parse_run_config(run_config_text(c), "again");
+  EXPECT_EQ(again.SerializeAsString(), c.SerializeAsString());
+}
+
+TEST(RunConfig, SearchDefaultsLiveInOnePlace) {
+  // The `net` player and the run config complete a search the same way.
+  SearchConfig s;
+  s.set_simulations(10);
+  const SearchConfig done = complete_search_config(s, "x");
+  const RunConfig c = parse_run_config("rules: \"x\"", "x");
+  EXPECT_EQ(done.leaves_per_batch(), c.selfplay().search().leaves_per_batch());
+  EXPECT_EQ(done.c_puct(), c.selfplay().search().c_puct());
+  EXPECT_EQ(done.fpu_reduction(), c.selfplay().search().fpu_reduction());
+  EXPECT_EQ(done.max_nodes(), c.selfplay().search().max_nodes());
+  EXPECT_EQ(done.simulations(), 10);
+}
+
 TEST(RunConfig, BadConfigsAreRefusedNamingTheField) {
   std::string e = refusal("rules: \"seize\" trainer { batch_size: -4 }");
   EXPECT_NE(e.find("trainer.batch_size"), std::string::npos) << e;

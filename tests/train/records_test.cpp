@@ -144,5 +144,51 @@ TEST(Records, ReplayStartsFromTheRecordedStart) {
   EXPECT_EQ(window.add_game(*game, r), 1);
 }
 
+TEST(Records, WindowRefusesBadPolicyTargetsWhole) {
+  GamePtr game = make_tictactoe();
+  Window window(100);
+  ASSERT_EQ(window.add_game(*game, sample_record(*game, {0, 3, 1, 4, 2}, 0)), 5);
+  // Move 3's policy names an action id far outside the action space (once a heap write out of
+  // bounds in the trainer), then one that is in range but illegal there, then bad sizes and
+  // shares: each record is refused whole, the window keeps exactly what it had.
+  GameRecord out_of_range = sample_record(*game, {4, 0, 8}, -1);
+  out_of_range.mutable_moves(2)->set_policy_actions(0, 100000);
+  GameRecord illegal = sample_record(*game, {4, 0, 8}, -1);
+  illegal.mutable_moves(2)->set_policy_actions(0, 4);  // square 4 is taken by then
+  GameRecord sizes = sample_record(*game, {4, 0, 8}, -1);
+  sizes.mutable_moves(2)->add_policy(0.5f);
+  GameRecord negative = sample_record(*game, {4, 0, 8}, -1);
+  negative.mutable_moves(2)->set_policy(0, -1.0f);
+  for (const GameRecord* bad : {&out_of_range, &illegal, &sizes, &negative}) {
+    try {
+      window.add_game(*game, *bad);
+      ADD_FAILURE() << "accepted a bad record";
+    } catch (const RecordError& e) {
+      EXPECT_NE(std::string(e.what()).find("move 3"), std::string::npos) << e.what();
+    }
+    ASSERT_EQ(window.size(), 5u);
+  }
+  EXPECT_EQ(window[4].wdl, (std::array<float, 3>{1, 0, 0}));
+}
+
+TEST(Records, ChunkClaimingAHugeSizeIsRefusedBeforeAllocating) {
+  ScratchDir dir("records-huge");
+  GamePtr game = make_tictactoe();
+  // A zstd frame header (magic, single segment, 8-byte content size) claiming 3 GiB.
+  std::string bytes = {'\x28', '\xb5', '\x2f', '\xfd', '\xe0'};
+  const unsigned long long claimed = 3ull << 30;
+  for (int i = 0; i < 8; ++i) bytes.push_back(static_cast<char>((claimed >> (8 * i)) & 0xff));
+  bytes += std::string(16, '\0');
+  std::ofstream(dir / "huge.chunk", std::ios::binary) << bytes;
+  try {
+    read_record_chunk(dir / "huge.chunk", *game);
+    FAIL() << "read a chunk claiming 3 GiB";
+  } catch (const RecordError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("claims 3221225472 bytes"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("huge.chunk"), std::string::npos) << msg;
+  }
+}
+
 }  // namespace
 }  // namespace pincer::testing

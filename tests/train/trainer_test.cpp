@@ -6,6 +6,7 @@
 
 #include <filesystem>
 
+#include "engine/atomic_file.h"
 #include "nn/model.h"
 #include "tests/train/helpers.h"
 #include "train/records.h"
@@ -128,6 +129,78 @@ TEST(Trainer, ResumesExactlyAfterAStop) {
   // And training changed the network.
   auto m0 = Model::load(a.model(0), *game);
   EXPECT_NE(outputs(*m0, *game), outputs(*ma, *game));
+}
+
+TEST(Trainer, ADamagedCheckpointIsAModelErrorNamingTheFile) {
+  ScratchDir scratch("ckpt-bad");
+  RunConfig cfg = tictactoe_config(tictactoe_rules(scratch.path()));
+  const RunDir dir(scratch / "run");
+  GamePtr game = prepare_run_dir(dir, cfg);
+  {
+    Trainer t(game, cfg, dir);
+    t.save_checkpoint();
+  }
+  const std::string good = read_whole_file(dir.checkpoint());
+  auto refusal = [&](const std::string& bytes) -> std::string {
+    atomic_write_file(dir.checkpoint(), bytes);
+    try {
+      Trainer t(game, cfg, dir);
+    } catch (const ModelError& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  // Junk, an empty file and files cut anywhere: each a ModelError naming the file, never a torch
+  // backtrace.
+  for (const std::string& bytes :
+       {std::string("junk"), std::string(), good.substr(0, 100), good.substr(0, good.size() / 2),
+        good.substr(0, good.size() - 10)}) {
+    const std::string e = refusal(bytes);
+    EXPECT_NE(e.find(dir.checkpoint()), std::string::npos) << e;
+  }
+  // A model file whose network config claims a million channels is refused, naming the file and
+  // the field, before a network is built from it (once an allocation without bound).
+  auto m = Model::create(*game, cfg.network(), "cpu", 1);
+  m->metadata().mutable_network()->set_channels(1000000);
+  m->save(scratch / "huge.pt");
+  try {
+    Model::load(scratch / "huge.pt", *game);
+    FAIL() << "loaded a model claiming a million channels";
+  } catch (const ModelError& err) {
+    const std::string e = err.what();
+    EXPECT_NE(e.find("huge.pt"), std::string::npos) << e;
+    EXPECT_NE(e.find("network.channels"), std::string::npos) << e;
+  }
+}
+
+TEST(Trainer, IngestSkipsABadGameAndKeepsTheRestOfTheChunk) {
+  ScratchDir scratch("ingest-bad");
+  RunConfig cfg = tictactoe_config(tictactoe_rules(scratch.path()));
+  const RunDir dir(scratch / "run");
+  GamePtr game = prepare_run_dir(dir, cfg);
+  {
+    SelfPlay sp(game, cfg, dir, "t");
+    std::atomic<bool> stop{false};
+    sp.run(stop, 3);
+  }
+  const auto names = list_record_chunks(dir.records());
+  ASSERT_EQ(names.size(), 1u);
+  RecordChunk chunk = read_record_chunk(dir.records() + "/" + names[0], *game);
+  ASSERT_EQ(chunk.games_size(), 3);
+  int64_t good_positions = 0;
+  for (const GameRecord& g : chunk.games()) good_positions += g.moves_size();
+  // A fourth game whose policy target names an action id outside the network's outputs.
+  GameRecord bad = chunk.games(0);
+  bad.mutable_moves(0)->set_policy_actions(0, 1 << 20);
+  fs::remove(dir.records() + "/" + names[0]);
+  std::vector<GameRecord> games(chunk.games().begin(), chunk.games().end());
+  games.insert(games.begin() + 1, bad);
+  write_record_chunk(dir.records(), *game, games, "t");
+  Trainer t(game, cfg, dir);
+  EXPECT_EQ(t.ingest_new_records(), 3);
+  EXPECT_EQ(t.games_seen(), 3);
+  EXPECT_EQ(t.positions_seen(), good_positions);
+  EXPECT_EQ(t.window_size(), static_cast<size_t>(good_positions));
 }
 
 }  // namespace

@@ -1,0 +1,32 @@
+#include "engine/game_helpers.h"
+
+namespace pincer {
+
+std::string grid_square_name(int file, int rank) {
+  return static_cast<char>('a' + file) + std::to_string(rank + 1);
+}
+
+bool parse_grid_square(std::string_view text, int& file, int& rank) {
+  if (text.size() < 2 || text.size() > 4 || text[0] < 'a' || text[0] > 'z' || text[1] < '1' ||
+      text[1] > '9') {
+    return false;
+  }
+  int number = 0;
+  for (size_t i = 1; i < text.size(); ++i) {
+    if (text[i] < '0' || text[i] > '9') return false;
+    number = number * 10 + (text[i] - '0');
+  }
+  file = text[0] - 'a';
+  rank = number - 1;
+  return true;
+}
+
+int parse_side_name(std::string_view text, std::string_view name0, std::string_view name1) {
+  const std::string_view names[2] = {name0, name1};
+  for (int p = 0; p < 2; ++p) {
+    if (!names[p].empty() && (text == names[p] || text == names[p].substr(0, 1))) return p;
+  }
+  return -1;
+}
+
+}  // namespace pincer

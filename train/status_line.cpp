@@ -1,0 +1,68 @@
+#include "train/status_line.h"
+
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+
+namespace pincer {
+namespace {
+
+double now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+std::string fmt_num(double v) {
+  char buf[32];
+  if (v >= 1e6) {
+    std::snprintf(buf, sizeof buf, "%.2fM", v / 1e6);
+  } else if (v >= 1e4) {
+    std::snprintf(buf, sizeof buf, "%.1fk", v / 1e3);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+  }
+  return buf;
+}
+
+std::string short_id(const std::string& id) {
+  const auto slash = id.rfind('/');
+  return slash == std::string::npos ? id : id.substr(slash + 1);
+}
+
+}  // namespace
+
+std::string status_text(int64_t step, int64_t games, int64_t positions, double samples_per_s,
+                        double policy_loss, double value_loss, const std::string& best,
+                        const std::string& last_gate) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "step %lld | games %s | positions %s | %s samples/s | loss p %.3f v %.3f | "
+                "best %s%s%s",
+                static_cast<long long>(step), fmt_num(games).c_str(), fmt_num(positions).c_str(),
+                fmt_num(samples_per_s).c_str(), policy_loss, value_loss, short_id(best).c_str(),
+                last_gate.empty() ? "" : " | gate ", last_gate.c_str());
+  return buf;
+}
+
+StatusLine::StatusLine(bool enabled) : enabled_(enabled), tty_(::isatty(2)) {}
+
+bool StatusLine::due(bool force) const {
+  return enabled_ && (force || now_s() - last_ >= (tty_ ? 0.5 : 30.0));
+}
+
+void StatusLine::show(const std::string& line) {
+  last_ = now_s();
+  if (tty_) {
+    std::fprintf(stderr, "\r\033[K%s", line.c_str());
+    std::fflush(stderr);
+  } else {
+    spdlog::info("{}", line);
+  }
+}
+
+void StatusLine::clear() const {
+  if (enabled_ && tty_) std::fprintf(stderr, "\r\033[K");
+}
+
+}  // namespace pincer

@@ -1,0 +1,30 @@
+// The live status line of `pincer train` on stderr: '\r'-updated twice a second on a terminal,
+// a log line every 30 s otherwise.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace pincer {
+
+// One line on the state of a run dir for people (used by the standalone commands too).
+std::string status_text(int64_t step, int64_t games, int64_t positions, double samples_per_s,
+                        double policy_loss, double value_loss, const std::string& best,
+                        const std::string& last_gate);
+
+class StatusLine {
+ public:
+  explicit StatusLine(bool enabled);
+  // Whether a line is due now (always when `force`); show() it then.
+  bool due(bool force) const;
+  void show(const std::string& line);
+  // Clears a terminal line before a log message.
+  void clear() const;
+
+ private:
+  bool enabled_;
+  bool tty_;
+  double last_ = 0;
+};
+
+}  // namespace pincer
