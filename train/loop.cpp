@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "nn/model.h"
+#include "train/anchor.h"
 #include "train/gate.h"
 #include "train/report.h"
 #include "train/selfplay.h"
@@ -62,6 +63,7 @@ LoopSummary run_training_loop(const RunConfig& cfg, const RunDir& dir, const Loo
   Trainer trainer(game, cfg, dir);
   Gatekeeper gatekeeper(game, cfg, dir);
   SelfPlay selfplay(game, cfg, dir, "sp" + std::to_string(::getpid()));
+  AnchorRater anchor(game, cfg, dir.metrics());
   const auto& tc = cfg.trainer();
 
   std::atomic<bool> stop_selfplay{false};
@@ -101,7 +103,8 @@ LoopSummary run_training_loop(const RunConfig& cfg, const RunDir& dir, const Loo
     return selfplay_error != nullptr;
   };
   auto best_id = [&] { return selfplay.model_id(); };
-  auto metrics_row = [&](const std::string& event, const std::string& gate_fields) {
+  auto metrics_row = [&](const std::string& event, const std::string& gate_fields,
+                         const std::string& anchor_fields = ",,,,") {
     const SelfPlayStats s = selfplay.stats();
     char buf[512];
     std::snprintf(buf, sizeof buf, "%lld,%s,%lld,%lld,%lld,", static_cast<long long>(unix_ms_now()),
@@ -119,7 +122,7 @@ LoopSummary run_training_loop(const RunConfig& cfg, const RunDir& dir, const Loo
                   s.inference.avg_batch());
     row += buf;
     row += gate_fields.empty() ? ",,,,," : gate_fields;
-    row += "," + best_id();
+    row += "," + best_id() + "," + anchor_fields;
     append_metrics_row(dir, row);
   };
   auto show_status = [&](bool force) {
@@ -148,6 +151,15 @@ LoopSummary run_training_loop(const RunConfig& cfg, const RunDir& dir, const Loo
     spdlog::info("step {}: wrote {} (loss p {:.3f} v {:.3f})", trainer.step(),
                  fs::path(path).filename().string(), last_p, last_v);
   };
+
+  // Anchored strength (train/anchor.h): the best model against the ladder, at the start of a
+  // run and after each promotion.
+  auto rate_best = [&] {
+    if (!anchor.enabled() || stopping()) return;
+    clear_status();
+    metrics_row("anchor", "", anchor.rate(dir.best(), cfg.seed() ^ uint64_t(trainer.step())));
+  };
+  if (anchor.first()) rate_best();
 
   int64_t unsaved_steps = 0;
   while (!stopping()) {
@@ -205,6 +217,7 @@ LoopSummary run_training_loop(const RunConfig& cfg, const RunDir& dir, const Loo
                     g.elo(), g.promoted() ? 1 : 0, g.best_elo(),
                     g.vs_random() >= 0 ? std::to_string(g.vs_random()).c_str() : "");
       metrics_row("gate", buf);
+      if (g.promoted()) rate_best();
       std::snprintf(buf, sizeof buf, "%s %.2f %s", g.candidate().c_str(), g.score(),
                     g.promoted() ? "promoted" : "rejected");
       last_gate = buf;

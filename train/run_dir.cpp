@@ -11,6 +11,7 @@
 #include "engine/registry.h"
 #include "nn/model.h"
 #include "train/config.h"
+#include "train/warm_start.h"
 
 namespace fs = std::filesystem;
 
@@ -19,7 +20,7 @@ namespace pincer {
 const char* const kMetricsColumns =
     "unix_ms,event,step,games,positions,policy_loss,value_loss,lr,samples_per_s,"
     "selfplay_games_per_s,evals_per_s,avg_batch,candidate,score,elo,promoted,best_elo,vs_random,"
-    "best";
+    "best,anchor_elo,anchor_low,anchor_high,anchor_games,anchor_opponents";
 
 std::string RunDir::model(int64_t step) const {
   char name[64];
@@ -32,7 +33,7 @@ GamePtr prepare_run_dir(const RunDir& dir, const RunConfig& config) {
   fs::create_directories(dir.models());
   fs::create_directories(dir.records());
   if (!fs::exists(dir.best())) {
-    auto model = Model::create(*game, config.network(), "cpu", config.seed());
+    auto model = make_initial_model(*game, config);  // random, or warm-started
     model->save(dir.model(0));
     atomic_copy_file(dir.model(0), dir.best());
     atomic_copy_file(Model::metadata_path(dir.model(0)), Model::metadata_path(dir.best()));
