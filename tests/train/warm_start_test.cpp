@@ -111,7 +111,8 @@ TEST(WarmStart, LabelsAreTheSearchsAndReproducible) {
   EXPECT_GT(checked, 5);
 }
 
-TEST(WarmStart, PretrainedNetPlaysWinsAndBlocks) {
+// In the Learning group: it trains a network, so scripts/test.sh gives it both cores.
+TEST(Learning, WarmStartNetPlaysWinsAndBlocks) {
   ScratchDir scratch("warm-learn");
   RunConfig cfg = tictactoe_config(tictactoe_rules(scratch.path()));
   *cfg.mutable_warm_start() = small_config();
