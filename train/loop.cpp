@@ -59,7 +59,7 @@ std::string status_text(int64_t step, int64_t games, int64_t positions, double s
 LoopSummary run_training_loop(const RunConfig& cfg, const RunDir& dir, const LoopOptions& opt) {
   const double t_start = now_s();
   save_run_config(dir, cfg);
-  GamePtr game = prepare_run_dir(dir, cfg);
+  GamePtr game = prepare_run_dir(dir, cfg, opt.stop);
   Trainer trainer(game, cfg, dir);
   Gatekeeper gatekeeper(game, cfg, dir);
   SelfPlay selfplay(game, cfg, dir, "sp" + std::to_string(::getpid()));

@@ -28,12 +28,12 @@ std::string RunDir::model(int64_t step) const {
   return path(name);
 }
 
-GamePtr prepare_run_dir(const RunDir& dir, const RunConfig& config) {
+GamePtr prepare_run_dir(const RunDir& dir, const RunConfig& config, const std::atomic<bool>* stop) {
   GamePtr game = load_game(config.rules());
   fs::create_directories(dir.models());
   fs::create_directories(dir.records());
   if (!fs::exists(dir.best())) {
-    auto model = make_initial_model(*game, config);  // random, or warm-started
+    auto model = make_initial_model(*game, config, stop);  // random, or warm-started
     model->save(dir.model(0));
     atomic_copy_file(dir.model(0), dir.best());
     atomic_copy_file(Model::metadata_path(dir.model(0)), Model::metadata_path(dir.best()));

@@ -280,7 +280,8 @@ PretrainStats pretrain_model(Model& model, const Game& game, const WarmStartData
   return st;
 }
 
-std::unique_ptr<Model> make_initial_model(const Game& game, const RunConfig& config) {
+std::unique_ptr<Model> make_initial_model(const Game& game, const RunConfig& config,
+                                          const std::atomic<bool>* stop) {
   auto model = Model::create(game, config.network(), "cpu", config.seed());
   if (!config.warm_start().enabled()) return model;
   const WarmStartConfig c =
@@ -288,10 +289,15 @@ std::unique_ptr<Model> make_initial_model(const Game& game, const RunConfig& con
   set_torch_threads(config.trainer().threads());
   spdlog::info("warm start: {} alpha-beta games at depth {} on {} threads", c.games(),
                c.search_depth(), c.threads());
-  const WarmStartData data = generate_warm_start_data(game, c, config.seed());
+  const WarmStartData data = generate_warm_start_data(game, c, config.seed(), stop);
+  auto stopped = [stop] {
+    if (stop && stop->load()) throw std::runtime_error("stopped during the warm start");
+  };
+  stopped();
   spdlog::info("warm start: {} games, {} positions in {:.0f} s (mean search depth {:.1f})",
                data.games, data.samples.size(), data.seconds, data.mean_depth);
-  const PretrainStats st = pretrain_model(*model, game, data, c, config.seed());
+  const PretrainStats st = pretrain_model(*model, game, data, c, config.seed(), stop);
+  stopped();
   spdlog::info(
       "warm start: {} steps in {:.0f} s, loss p {:.3f} v {:.3f}; held out {} positions: the "
       "net's top move is the search's in {:.1f}%, value loss {:.3f}",

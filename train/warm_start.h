@@ -56,6 +56,8 @@ PretrainStats pretrain_model(Model& model, const Game& game, const WarmStartData
                              const std::atomic<bool>* stop = nullptr);
 
 // The first network of a run: random, or warm-started when config.warm_start().enabled().
-std::unique_ptr<Model> make_initial_model(const Game& game, const RunConfig& config);
+// Throws std::runtime_error when `stop` is set during the warm start.
+std::unique_ptr<Model> make_initial_model(const Game& game, const RunConfig& config,
+                                          const std::atomic<bool>* stop = nullptr);
 
 }  // namespace pincer
