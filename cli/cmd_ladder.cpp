@@ -1,9 +1,12 @@
 // pincer ladder: a round robin between several players, Elo ratings fitted by maximum
 // likelihood (anchored at random = 0), printed as a table and written as an HTML page.
+#include <google/protobuf/text_format.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <nlohmann/json.hpp>
 
 #include "cli/support/commands.h"
@@ -12,6 +15,7 @@
 #include "play/ladder.h"
 #include "play/match.h"
 #include "play/players.h"
+#include "proto/ladder.pb.h"
 
 namespace pincer::cli {
 namespace {
@@ -25,7 +29,26 @@ struct Options {
   uint64_t seed = 1;
   std::string html = "ladder.html";
   bool json = false;
+  std::string save;
+  std::string notes;
 };
+
+std::string command_line(const Options& o) {
+  std::string c = "pincer ladder --rules " + o.rules + " --players ";
+  for (size_t i = 0; i < o.players.size(); ++i) c += (i ? "," : "") + o.players[i];
+  c += " --games " + std::to_string(o.games) + " --openings " + std::to_string(o.openings) +
+       " --seed " + std::to_string(o.seed) + " --threads " + std::to_string(o.threads);
+  return c;
+}
+
+std::string utc_now_text() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
 
 void run(const Options& o) {
   const GamePtr game = load_game(o.rules);
@@ -101,6 +124,32 @@ void run(const Options& o) {
     atomic_write_file(o.html, ladder_html(caption, rows, results));
     std::printf("page written to %s\n", o.html.c_str());
   }
+  if (!o.save.empty()) {
+    Ladder ladder;
+    ladder.set_rules(game->ruleset_name());
+    ladder.set_fingerprint(game->fingerprint());
+    ladder.set_anchor(specs[anchor]);
+    ladder.set_command(command_line(o));
+    ladder.set_rated(utc_now_text());
+    ladder.set_notes(o.notes.empty() ? caption : o.notes + " " + caption);
+    for (int k = 0; k < n; ++k) {
+      const LadderRow& r = rows[rank[k]];
+      LadderPlayer* p = ladder.add_players();
+      p->set_player(r.player);
+      p->set_elo(std::round(r.elo));
+      p->set_elo_low(std::round(r.elo - 1.96 * r.sd));
+      p->set_elo_high(std::round(r.elo + 1.96 * r.sd));
+      p->set_games(r.games);
+      p->set_score(std::round(r.score * 1000) / 1000);
+    }
+    std::string text;
+    google::protobuf::TextFormat::PrintToString(ladder, &text);
+    atomic_write_file(o.save,
+                      "# Rated reference players (proto/ladder.proto), written by `pincer "
+                      "ladder --save`.\n" +
+                          text);
+    std::printf("ladder written to %s\n", o.save.c_str());
+  }
   if (o.json) {
     nlohmann::json j = {{"rules", game->ruleset_name()}, {"anchor", specs[anchor]}};
     for (int k = 0; k < n; ++k) {
@@ -134,6 +183,10 @@ RegisterCommand reg{
           ->check(CLI::Range(0, 1000));
       app.add_option("--seed", o->seed, "Seed")->capture_default_str();
       app.add_option("--html", o->html, "Page to write (\"\" for none)")->capture_default_str();
+      app.add_option("--save", o->save,
+                     "Write the ratings as a ladder file (proto/ladder.proto text) for training "
+                     "runs' anchored Elo");
+      app.add_option("--notes", o->notes, "A note kept in the --save file (how it was run)");
       app.add_flag("--json", o->json, "Print the ratings as a JSON object on the last line");
       app.callback([o] { run(*o); });
     }};

@@ -8,6 +8,7 @@
 #include "engine/atomic_file.h"
 #include "engine/game.h"
 #include "nn/model.h"
+#include "train/warm_start.h"
 
 namespace pincer {
 namespace {
@@ -176,6 +177,25 @@ RunConfig complete_run_config(RunConfig r, const std::string& origin) {
   c.range("gating.random_games", g.random_games(), 0, 1e6);
   if ((g.sprt_elo0() != 0 || g.sprt_elo1() != 0) && !(g.sprt_elo1() > g.sprt_elo0())) {
     c.fail("gating.sprt_elo1", std::to_string(g.sprt_elo1()), "must be above gating.sprt_elo0");
+  }
+
+  if (r.warm_start().enabled()) {
+    try {
+      *r.mutable_warm_start() = complete_warm_start_config(r.warm_start(), tr.batch_size());
+    } catch (const std::invalid_argument& e) {
+      throw ConfigError(origin + ": " + e.what());
+    }
+  }
+  if (!r.anchor().ladder().empty()) {
+    auto& a = *r.mutable_anchor();
+    if (a.games() == 0) a.set_games(10);
+    if (a.opponents() == 0) a.set_opponents(2);
+    if (a.random_opening_plies() == 0) a.set_random_opening_plies(2);
+    if (!a.has_search()) a.mutable_search();
+    complete_search(*a.mutable_search(), c, "anchor.search", &g.search());
+    c.range("anchor.games", a.games(), 1, 1e6);
+    c.range("anchor.opponents", a.opponents(), 1, 1000);
+    c.range("anchor.random_opening_plies", a.random_opening_plies(), 0, 1000);
   }
   return r;
 }

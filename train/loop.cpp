@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "nn/model.h"
+#include "train/anchor.h"
 #include "train/gate.h"
 #include "train/report.h"
 #include "train/selfplay.h"
@@ -102,10 +103,12 @@ class Metrics {
     row("gate", ",,,,", buf);
   }
   void selfplay() { row("selfplay", ",,,,", ""); }
+  // anchor_elo,anchor_low,anchor_high,anchor_games,anchor_opponents (train/anchor.h).
+  void anchor(const std::string& anchor_fields) { row("anchor", ",,,,", "", anchor_fields); }
 
  private:
   void row(const std::string& event, const std::string& train_fields,
-           const std::string& gate_fields) {
+           const std::string& gate_fields, const std::string& anchor_fields = ",,,,") {
     const SelfPlayStats s = selfplay_.stats();
     char buf[256];
     std::snprintf(buf, sizeof buf, "%lld,%s,%lld,%lld,%lld,", static_cast<long long>(unix_ms_now()),
@@ -117,7 +120,7 @@ class Metrics {
                   s.inference.avg_batch());
     line += buf;
     line += gate_fields.empty() ? ",,,,," : gate_fields;
-    line += "," + selfplay_.model_id();
+    line += "," + selfplay_.model_id() + "," + anchor_fields;
     append_metrics_row(dir_, line);
   }
 
@@ -134,10 +137,11 @@ class TrainingLoop {
       : cfg_(cfg),
         dir_(dir),
         opt_(opt),
-        game_(prepare_run_dir(dir, cfg)),
+        game_(prepare_run_dir(dir, cfg, opt.stop)),
         trainer_(game_, cfg, dir),
         gatekeeper_(game_, cfg, dir),
         selfplay_(game_, cfg, dir, "sp" + std::to_string(::getpid())),
+        anchor_(game_, cfg, dir.metrics()),
         metrics_(dir, trainer_, selfplay_),
         status_(opt.status_line),
         last_gate_(last_gate_summary(dir)) {
@@ -149,6 +153,7 @@ class TrainingLoop {
   LoopSummary run() {
     SelfPlayThread selfplay_thread(selfplay_);  // stopped and joined on every way out
     selfplay_thread_ = &selfplay_thread;
+    if (anchor_.first()) rate_best();
     while (!stopping()) {
       trainer_.ingest_new_records();
       const bool finished = total_steps_reached();
@@ -220,9 +225,19 @@ class TrainingLoop {
       selfplay_.reload_best();
     }
     metrics_.gate(g);
+    if (g.promoted()) rate_best();
     last_gate_ = gate_summary(g);
     write_report(dir_);
     last_report_ = now_s();
+  }
+
+  // Anchored strength (train/anchor.h): the best model against the ladder's fixed players, at the
+  // start of a run and after each promotion (training pauses, self-play goes on).
+  void rate_best() {
+    if (!anchor_.enabled() || stopping()) return;
+    status_.clear();
+    metrics_.anchor(
+        anchor_.rate(dir_.best(), cfg_.seed() ^ static_cast<uint64_t>(trainer_.step())));
   }
 
   // A self-play metrics row and the report every minute; the status line when due.
@@ -279,6 +294,7 @@ class TrainingLoop {
   Trainer trainer_;
   Gatekeeper gatekeeper_;
   SelfPlay selfplay_;
+  AnchorRater anchor_;
   Metrics metrics_;
   StatusLine status_;
   SelfPlayThread* selfplay_thread_ = nullptr;

@@ -12,6 +12,8 @@
 #include "engine/atomic_file.h"
 #include "nn/model.h"
 #include "proto/train_state.pb.h"
+#include "train/anchor.h"
+#include "train/config.h"
 
 namespace fs = std::filesystem;
 
@@ -25,6 +27,7 @@ struct Series {
   std::vector<std::pair<double, double>> points;
   bool markers = false;
   std::vector<bool> filled;  // per point, with markers: filled (e.g. promoted) or hollow
+  std::vector<std::pair<double, double>> bars;  // per point: an interval drawn as a bar
 };
 
 std::string esc(const std::string& s) {
@@ -82,6 +85,10 @@ std::string chart(const std::string& title, const std::string& xlabel, const std
       if (!std::isfinite(x) || !std::isfinite(y)) continue;
       x0 = std::min(x0, x), x1 = std::max(x1, x), y0 = std::min(y0, y), y1 = std::max(y1, y);
     }
+    for (auto [lo, hi] : s.bars) {
+      if (std::isfinite(lo)) y0 = std::min(y0, lo);
+      if (std::isfinite(hi)) y1 = std::max(y1, hi);
+    }
   }
   for (auto& [y, label] : hlines) y0 = std::min(y0, y), y1 = std::max(y1, y);
   std::ostringstream o;
@@ -130,6 +137,13 @@ std::string chart(const std::string& title, const std::string& xlabel, const std
     }
     o << "<path d='" << path.str() << "' fill='none' stroke='" << s.color
       << "' stroke-width='1.8'/>";
+    for (size_t i = 0; i < s.bars.size() && i < s.points.size(); ++i) {
+      const double x = X(s.points[i].first);
+      const double lo = Y(s.bars[i].first), hi = Y(s.bars[i].second);
+      o << "<path d='M" << x << "," << lo << " L" << x << "," << hi << " M" << x - 4 << "," << lo
+        << " L" << x + 4 << "," << lo << " M" << x - 4 << "," << hi << " L" << x + 4 << "," << hi
+        << "' stroke='" << s.color << "' stroke-width='1.2' fill='none'/>";
+    }
     if (s.markers) {
       for (size_t i = 0; i < s.points.size(); ++i) {
         const bool fill = i < s.filled.size() ? s.filled[i] : true;
@@ -186,7 +200,9 @@ std::string write_report(const RunDir& dir) {
         header = f;
         continue;
       }
-      if (f.size() != header.size()) continue;  // a line cut short by a kill
+      // A line cut short by a kill is skipped; a longer one (a newer version's columns after an
+      // older header) keeps the header's columns.
+      if (f.size() < header.size()) continue;
       std::map<std::string, std::string> r;
       for (size_t i = 0; i < f.size(); ++i) r[header[i]] = f[i];
       rows.push_back(std::move(r));
@@ -210,6 +226,30 @@ std::string write_report(const RunDir& dir) {
     if (std::isfinite(to_d(r["evals_per_s"])) && to_d(r["evals_per_s"]) > 0) {
       eps.points.push_back({minutes, to_d(r["evals_per_s"])});
     }
+  }
+  // Anchored Elo (train/anchor.h): rows of event "anchor", against hours and games.
+  Series anc_h{"anchored Elo (95% interval)", "#8c564b"},
+      anc_g{"anchored Elo (95% interval)", "#8c564b"};
+  anc_h.markers = anc_g.markers = true;
+  for (auto& r : rows) {
+    if (r["event"] != "anchor" || !std::isfinite(to_d(r["anchor_elo"]))) continue;
+    const double hours = (to_d(r["unix_ms"]) - t0) / 3600000.0;
+    const std::pair<double, double> bar{to_d(r["anchor_low"]), to_d(r["anchor_high"])};
+    anc_h.points.push_back({hours, to_d(r["anchor_elo"])});
+    anc_h.bars.push_back(bar);
+    anc_g.points.push_back({to_d(r["games"]), to_d(r["anchor_elo"])});
+    anc_g.bars.push_back(bar);
+  }
+  std::vector<std::pair<double, std::string>> ladder_lines;
+  std::string ladder_caption;
+  try {
+    const RunConfig cfg = load_run_config(dir.config());
+    if (!cfg.anchor().ladder().empty()) {
+      const Ladder ladder = load_ladder(cfg.anchor().ladder());
+      ladder_caption = cfg.anchor().ladder();
+      for (const LadderPlayer& p : ladder.players()) ladder_lines.push_back({p.elo(), p.player()});
+    }
+  } catch (const std::exception&) {
   }
   const GateLog log = read_gate_log(dir);
   Series score{"candidate score vs best", "#1f77b4"};
@@ -280,6 +320,34 @@ std::string write_report(const RunDir& dir) {
              {{0.5, "even"}})
     << chart("Strength over time (Elo chain of promotions)", "minutes", "Elo vs initial net",
              {elo});
+  h << "<h2>Anchored strength</h2>";
+  if (anc_h.points.empty()) {
+    h << "<p>No anchored ratings yet"
+      << (ladder_caption.empty() ? " (set anchor.ladder in the "
+                                   "config)"
+                                 : "")
+      << ".</p>";
+  } else {
+    h << "<p>Each promoted model against the reference players of <code>" << esc(ladder_caption)
+      << "</code> nearest its strength (dashed lines: their ratings; random = 0).</p>"
+      << chart("Anchored Elo against time", "hours", "Elo (random = 0)", {anc_h}, ladder_lines)
+      << chart("Anchored Elo against self-play games", "games", "Elo (random = 0)", {anc_g},
+               ladder_lines);
+    h << "<table><tr><th>hours</th><th>games</th><th class='l'>best model</th><th>Elo</th>"
+      << "<th>95% interval</th><th>games played</th><th class='l'>opponents (points/games)</th>"
+      << "</tr>";
+    for (auto it = rows.rbegin(); it != rows.rend(); ++it) {
+      auto& r = *it;
+      if (r["event"] != "anchor" || !std::isfinite(to_d(r["anchor_elo"]))) continue;
+      h << "<tr><td>" << num((to_d(r["unix_ms"]) - t0) / 3600000.0) << "</td><td>"
+        << esc(r["games"]) << "</td><td class='l'>" << esc(r["best"]) << "</td><td>"
+        << num(std::round(to_d(r["anchor_elo"]))) << "</td><td>"
+        << num(std::round(to_d(r["anchor_low"]))) << " .. "
+        << num(std::round(to_d(r["anchor_high"]))) << "</td><td>" << esc(r["anchor_games"])
+        << "</td><td class='l'>" << esc(r["anchor_opponents"]) << "</td></tr>";
+    }
+    h << "</table>";
+  }
   h << "<h2>Throughput</h2>" << chart("Self-play games", "minutes", "games", {games})
     << chart("Speed", "minutes", "per second", {sps, eps});
   h << "<h2>Gates</h2><table><tr><th class='l'>candidate</th><th>step</th><th>games</th>"

@@ -17,6 +17,7 @@
 #include "nn/model.h"
 #include "train/config.h"
 #include "train/gate_log.h"
+#include "train/warm_start.h"
 
 namespace fs = std::filesystem;
 
@@ -25,7 +26,7 @@ namespace pincer {
 const char* const kMetricsColumns =
     "unix_ms,event,step,games,positions,policy_loss,value_loss,lr,samples_per_s,"
     "selfplay_games_per_s,evals_per_s,avg_batch,candidate,score,elo,promoted,best_elo,vs_random,"
-    "best";
+    "best,anchor_elo,anchor_low,anchor_high,anchor_games,anchor_opponents";
 
 std::string RunDir::model(int64_t step) const {
   char name[64];
@@ -33,7 +34,7 @@ std::string RunDir::model(int64_t step) const {
   return path(name);
 }
 
-GamePtr prepare_run_dir(const RunDir& dir, const RunConfig& config) {
+GamePtr prepare_run_dir(const RunDir& dir, const RunConfig& config, const std::atomic<bool>* stop) {
   GamePtr game = load_game(config.rules());
   fs::create_directories(dir.models());
   fs::create_directories(dir.records());
@@ -41,7 +42,7 @@ GamePtr prepare_run_dir(const RunDir& dir, const RunConfig& config) {
     spdlog::info("removed {} temporary files of killed writers in {}", n, dir.root);
   }
   if (!fs::exists(dir.best())) {
-    auto model = Model::create(*game, config.network(), "cpu", config.seed());
+    auto model = make_initial_model(*game, config, stop);  // random, or warm-started
     model->save(dir.model(0));
     atomic_copy_file(dir.model(0), dir.best());
     atomic_copy_file(Model::metadata_path(dir.model(0)), Model::metadata_path(dir.best()));

@@ -11,6 +11,7 @@
 //   report.html          the report with plots
 #pragma once
 
+#include <atomic>
 #include <string>
 
 #include "engine/game.h"
@@ -36,7 +37,10 @@ struct RunDir {
 
 // Creates the folders and, for a new run, the initial network (models/model-000000.pt, also
 // models/best.pt). Checks that an existing best model fits the game. Returns the run's game.
-GamePtr prepare_run_dir(const RunDir& dir, const RunConfig& config);
+// With a warm start (train/warm_start.h) the initial network is trained first; setting `stop`
+// abandons that (std::runtime_error, nothing written).
+GamePtr prepare_run_dir(const RunDir& dir, const RunConfig& config,
+                        const std::atomic<bool>* stop = nullptr);
 // The config for commands that run on an existing run dir: `config_path` when given, else the
 // run dir's config.textproto. Throws ConfigError when neither exists.
 RunConfig run_dir_config(const RunDir& dir, const std::string& config_path);

@@ -1,0 +1,117 @@
+// Anchored strength (train/anchor.h): the rating fit against fixed opponents, the choice of
+// opponents, ladder files, and the report's anchored plots.
+#include "train/anchor.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+
+#include "engine/registry.h"
+#include "tests/train/helpers.h"
+#include "train/report.h"
+#include "train/run_dir.h"
+
+namespace pincer::testing {
+namespace {
+
+TEST(Anchor, EvenScoreGivesTheOpponentsRating) {
+  const AnchoredElo r = fit_anchored_elo({{"a", 500, 0, 20, 10.0}});
+  EXPECT_NEAR(r.elo, 500, 1e-6);
+  EXPECT_LT(r.low, 500);
+  EXPECT_GT(r.high, 500);
+  EXPECT_EQ(r.games, 20);
+  // Between two opponents 400 apart, even against both: in the middle.
+  const AnchoredElo m = fit_anchored_elo({{"a", 300, 0, 10, 5}, {"b", 700, 0, 10, 5}});
+  EXPECT_NEAR(m.elo, 500, 1e-6);
+}
+
+TEST(Anchor, ScoresMoveTheRatingAndIntervalsShrinkWithGames) {
+  const AnchoredElo win = fit_anchored_elo({{"a", 500, 0, 10, 8}});
+  const AnchoredElo lose = fit_anchored_elo({{"a", 500, 0, 10, 2}});
+  EXPECT_GT(win.elo, 600);
+  EXPECT_LT(lose.elo, 400);
+  EXPECT_NEAR(win.elo - 500, 500 - lose.elo, 1e-6);
+  // 8 of 10 is a score of 0.8 with one virtual draw: (8.5 / 11) -> about +213.
+  EXPECT_NEAR(win.elo, 500 + 400 * std::log10(8.5 / 2.5), 1e-3);
+  // A perfect score stays finite.
+  const AnchoredElo perfect = fit_anchored_elo({{"a", 500, 0, 10, 10}});
+  EXPECT_TRUE(std::isfinite(perfect.elo));
+  EXPECT_GT(perfect.elo, 800);
+  const AnchoredElo more = fit_anchored_elo({{"a", 500, 0, 100, 50}});
+  EXPECT_LT(more.high - more.low, fit_anchored_elo({{"a", 500, 0, 10, 5}}).high -
+                                      fit_anchored_elo({{"a", 500, 0, 10, 5}}).low);
+  // The opponents' own uncertainty widens the interval.
+  const AnchoredElo unsure = fit_anchored_elo({{"a", 500, 100, 100, 50}});
+  EXPECT_GT(unsure.high - unsure.low, more.high - more.low);
+}
+
+Ladder three_players() {
+  Ladder l;
+  for (auto [name, elo] :
+       {std::pair<const char*, double>{"random", 0}, {"greedy", 200}, {"alphabeta:depth=1", 560}}) {
+    LadderPlayer* p = l.add_players();
+    p->set_player(name);
+    p->set_elo(elo);
+    p->set_elo_low(elo - 100);
+    p->set_elo_high(elo + 100);
+  }
+  return l;
+}
+
+TEST(Anchor, NearestOpponentNotYetPlayed) {
+  const Ladder l = three_players();
+  EXPECT_EQ(l.players(nearest_ladder_player(l, 450, {})).player(), "alphabeta:depth=1");
+  EXPECT_EQ(l.players(nearest_ladder_player(l, 450, {"alphabeta:depth=1"})).player(), "greedy");
+  EXPECT_EQ(l.players(nearest_ladder_player(l, -50, {})).player(), "random");
+  EXPECT_EQ(nearest_ladder_player(l, 0, {"random", "greedy", "alphabeta:depth=1"}), -1);
+}
+
+TEST(Anchor, LadderFilesAreChecked) {
+  ScratchDir scratch("ladder");
+  EXPECT_THROW(load_ladder(scratch / "missing.textproto"), std::runtime_error);
+  std::ofstream(scratch / "bad.textproto") << "players { player: \"random\" elo: oops }";
+  EXPECT_THROW(load_ladder(scratch / "bad.textproto"), std::runtime_error);
+  std::ofstream(scratch / "empty.textproto") << "rules: \"x\"";
+  EXPECT_THROW(load_ladder(scratch / "empty.textproto"), std::runtime_error);
+  // The shipped SE!ZE ladder loads for its ruleset and is refused for another.
+  const std::string shipped = source_dir() + "/configs/ladders/seize-reference.textproto";
+  const GamePtr seize = load_game("seize-reference");
+  const Ladder l = load_ladder(shipped, seize.get());
+  EXPECT_GE(l.players_size(), 7);
+  bool has_random = false;
+  for (const LadderPlayer& p : l.players()) {
+    has_random |= p.player() == "random" && p.elo() == 0;
+    EXPECT_LE(p.elo_low(), p.elo());
+    EXPECT_GE(p.elo_high(), p.elo());
+  }
+  EXPECT_TRUE(has_random);
+  const GamePtr other = load_game("seize-v0");
+  try {
+    load_ladder(shipped, other.get());
+    FAIL() << "a seize-reference ladder was accepted for seize-v0";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("seize-v0"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Anchor, ReportPlotsAnchoredRows) {
+  ScratchDir scratch("anchor-report");
+  const RunDir dir(scratch / "run");
+  std::filesystem::create_directories(dir.models());
+  // A row in today's columns and one from an older metrics layout are both read.
+  append_metrics_row(dir, "1000,anchor,0,0,0,,,,,0,0,0,,,,,,,best,150.0,20.0,280.0,16,greedy:7/8");
+  append_metrics_row(dir,
+                     "3601000,anchor,600,900,50000,,,,,0,0,0,,,,,,,best,420.0,300.0,540.0,16,"
+                     "alphabeta:depth=1:5/8;greedy:8/8");
+  write_report(dir);
+  std::ifstream in(dir.report());
+  const std::string html((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_NE(html.find("Anchored Elo against time"), std::string::npos);
+  EXPECT_NE(html.find("Anchored Elo against self-play games"), std::string::npos);
+  EXPECT_NE(html.find("alphabeta:depth=1:5/8;greedy:8/8"), std::string::npos);
+  EXPECT_NE(html.find(">420<"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace pincer::testing

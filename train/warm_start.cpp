@@ -1,0 +1,311 @@
+#include "train/warm_start.h"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <cmath>
+#include <mutex>
+#include <random>
+#include <stdexcept>
+#include <thread>
+
+#include "nn/network.h"
+#include "play/alphabeta.h"
+#include "play/match.h"
+#include "play/players.h"
+
+namespace pincer {
+namespace {
+
+double now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+void check_range(const char* field, double v, double lo, double hi) {
+  if (!(v >= lo && v <= hi)) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "warm_start.%s = %g: must be in [%g, %g]", field, v, lo, hi);
+    throw std::invalid_argument(buf);
+  }
+}
+
+// One game's labelled positions.
+struct GameSamples {
+  std::vector<Sample> samples;
+  int64_t depth_sum = 0;
+};
+
+GameSamples play_labelled_game(const Game& game, const WarmStartConfig& c, uint64_t seed) {
+  GameSamples out;
+  Rng rng(seed);
+  AlphaBetaOptions ao;
+  ao.max_depth = c.search_depth();
+  ao.hash_mb = 4;
+  AlphaBeta search(game, ao);
+  auto state = game.initial_state();
+  for (Action a : random_opening(game, c.opening_plies(), seed)) state->apply(a);
+  std::vector<Action> legal;
+  std::vector<float> win_prob;  // per sample, for the player to move
+  std::vector<int> mover;
+  int plies = 0;
+  while (!state->outcome().over && plies < c.max_plies()) {
+    state->legal_actions(legal);
+    const SearchInfo info = search.search(*state);
+    out.depth_sum += info.depth;
+    Sample s;
+    s.state = state->clone();
+    const float rest =
+        legal.size() > 1 ? c.policy_smoothing() / static_cast<float>(legal.size() - 1) : 0.0f;
+    s.policy_index.reserve(legal.size());
+    for (Action a : legal) {
+      s.policy_index.push_back(state->policy_index(a));
+      s.policy.push_back(a == info.best ? (legal.size() > 1 ? 1 - c.policy_smoothing() : 1.0f)
+                                        : rest);
+    }
+    win_prob.push_back(static_cast<float>(warm_start_win_probability(info.score, c.value_scale())));
+    mover.push_back(state->to_move());
+    out.samples.push_back(std::move(s));
+    const bool explore = legal.size() > 1 && rng.uniform() < c.random_move_probability();
+    state->apply(explore ? legal[rng.below(static_cast<uint32_t>(legal.size()))] : info.best);
+    ++plies;
+  }
+  const Outcome o = state->outcome();
+  const float w = c.result_weight();
+  for (size_t i = 0; i < out.samples.size(); ++i) {
+    // The result for the player to move there: a game cut at max_plies counts as a draw.
+    std::array<float, 3> result{0, 1, 0};
+    if (o.over && o.winner >= 0) {
+      result = o.winner == mover[i] ? std::array<float, 3>{1, 0, 0} : std::array<float, 3>{0, 0, 1};
+    }
+    const float p = win_prob[i];
+    const std::array<float, 3> search_wdl{p, 0, 1 - p};
+    for (int k = 0; k < 3; ++k) out.samples[i].wdl[k] = w * result[k] + (1 - w) * search_wdl[k];
+  }
+  return out;
+}
+
+// A batch of samples as tensors (the trainer's layout), with a random symmetry each.
+struct Batch {
+  torch::Tensor input, target, mask, wdl;
+};
+
+Batch make_batch(const Game& game, const Model& model, const std::vector<const Sample*>& picked,
+                 std::mt19937_64* rng) {
+  const int n = static_cast<int>(picked.size());
+  const int size = model.input_size();
+  const int actions = model.num_actions();
+  const int syms = rng ? std::max(1, game.num_symmetries()) : 1;
+  Batch b;
+  b.input = torch::zeros({n, size}, torch::kFloat32);
+  b.target = torch::zeros({n, actions}, torch::kFloat32);
+  b.mask = torch::zeros({n, actions}, torch::kFloat32);
+  b.wdl = torch::zeros({n, 3}, torch::kFloat32);
+  float* in = b.input.data_ptr<float>();
+  float* tg = b.target.data_ptr<float>();
+  float* mk = b.mask.data_ptr<float>();
+  float* wd = b.wdl.data_ptr<float>();
+  std::vector<float> scratch(size);
+  for (int i = 0; i < n; ++i) {
+    const Sample& s = *picked[i];
+    float* planes = in + size_t(i) * size;
+    float* pol = tg + size_t(i) * actions;
+    float* msk = mk + size_t(i) * actions;
+    s.state->encode(planes);
+    for (size_t k = 0; k < s.policy_index.size(); ++k) {
+      pol[s.policy_index[k]] = s.policy[k];
+      msk[s.policy_index[k]] = 1;
+    }
+    const int sym = syms > 1 ? static_cast<int>((*rng)() % syms) : 0;
+    if (sym > 0) {
+      std::copy(planes, planes + size, scratch.begin());
+      game.apply_symmetry(sym, planes, pol);
+      game.apply_symmetry(sym, scratch.data(), msk);
+    }
+    for (int k = 0; k < 3; ++k) wd[i * 3 + k] = s.wdl[k];
+  }
+  const auto& m = model.metadata();
+  b.input = b.input.view({n, m.input_channels(), m.input_height(), m.input_width()});
+  return b;
+}
+
+}  // namespace
+
+WarmStartConfig complete_warm_start_config(WarmStartConfig c, int trainer_batch) {
+  if (c.games() == 0) c.set_games(300);
+  if (c.opening_plies() == 0) c.set_opening_plies(6);
+  if (c.search_depth() == 0) c.set_search_depth(2);
+  if (c.random_move_probability() == 0) c.set_random_move_probability(0.15f);
+  if (c.value_scale() == 0) c.set_value_scale(250);
+  if (c.result_weight() == 0) c.set_result_weight(0.3f);
+  if (c.policy_smoothing() == 0) c.set_policy_smoothing(0.1f);
+  if (c.steps() == 0) c.set_steps(1500);
+  if (c.batch_size() == 0) c.set_batch_size(trainer_batch > 0 ? trainer_batch : 256);
+  if (c.learning_rate() == 0) c.set_learning_rate(0.002f);
+  if (c.threads() == 0) c.set_threads(2);
+  if (c.max_plies() == 0) c.set_max_plies(200);
+  check_range("games", c.games(), 1, 1e7);
+  check_range("opening_plies", c.opening_plies(), 0, 1000);
+  check_range("search_depth", c.search_depth(), 1, 32);
+  check_range("random_move_probability", c.random_move_probability(), 0, 1);
+  check_range("value_scale", c.value_scale(), 1, 1e6);
+  check_range("result_weight", c.result_weight(), 0, 1);
+  check_range("policy_smoothing", c.policy_smoothing(), 0, 0.99);
+  check_range("steps", c.steps(), 1, 1e8);
+  check_range("batch_size", c.batch_size(), 1, 65536);
+  check_range("learning_rate", c.learning_rate(), 1e-7, 10);
+  check_range("threads", c.threads(), 1, 256);
+  check_range("max_plies", c.max_plies(), 1, 1e6);
+  return c;
+}
+
+double warm_start_win_probability(int score, double scale) {
+  if (AlphaBeta::is_win(score)) return score > 0 ? 1.0 : 0.0;
+  return 1.0 / (1.0 + std::exp(-score / scale));
+}
+
+WarmStartData generate_warm_start_data(const Game& game, const WarmStartConfig& c, uint64_t seed,
+                                       const std::atomic<bool>* stop) {
+  const double t0 = now_s();
+  std::vector<GameSamples> per_game(c.games());
+  std::vector<char> done(c.games(), 0);
+  std::atomic<int> next{0};
+  std::atomic<int> finished{0};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  auto worker = [&] {
+    for (;;) {
+      if (stop && stop->load()) return;
+      const int g = next.fetch_add(1);
+      if (g >= c.games()) return;
+      try {
+        per_game[g] = play_labelled_game(game, c, mix_seed(seed, g));
+        done[g] = 1;
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(error_mutex);
+        if (!error) error = std::current_exception();
+        return;
+      }
+      const int f = finished.fetch_add(1) + 1;
+      if (f % 50 == 0) spdlog::info("warm start: {}/{} games labelled", f, c.games());
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int t = 0; t < std::min(c.threads(), c.games()); ++t) threads.emplace_back(worker);
+  for (auto& t : threads) t.join();
+  if (error) std::rethrow_exception(error);
+  WarmStartData data;
+  int64_t depth_sum = 0;
+  for (int g = 0; g < c.games(); ++g) {
+    if (!done[g]) continue;
+    ++data.games;
+    data.plies += static_cast<int64_t>(per_game[g].samples.size());
+    depth_sum += per_game[g].depth_sum;
+    for (Sample& s : per_game[g].samples) data.samples.push_back(std::move(s));
+  }
+  data.mean_depth = data.plies ? double(depth_sum) / double(data.plies) : 0;
+  data.seconds = now_s() - t0;
+  return data;
+}
+
+PretrainStats pretrain_model(Model& model, const Game& game, const WarmStartData& data,
+                             const WarmStartConfig& c, uint64_t seed,
+                             const std::atomic<bool>* stop) {
+  const double t0 = now_s();
+  // Hold out every 20th position block by game: positions of one game are alike, so split by
+  // sample index in runs of 64 (about a game) to keep the holdout honest.
+  std::vector<const Sample*> train, holdout;
+  for (size_t i = 0; i < data.samples.size(); ++i) {
+    ((i / 64) % 20 == 19 ? holdout : train).push_back(&data.samples[i]);
+  }
+  if (train.empty()) throw std::invalid_argument("warm start: no positions to train on");
+  auto& net = model.impl().net;
+  const auto dev = model.impl().device;
+  torch::optim::Adam opt(net->parameters(),
+                         torch::optim::AdamOptions(c.learning_rate()).weight_decay(1e-4));
+  std::mt19937_64 rng(seed * 0x9E3779B97F4A7C15ull + 17);
+  std::uniform_int_distribution<size_t> pick(0, train.size() - 1);
+  PretrainStats st;
+  const int tail_from = c.steps() - std::max(1, c.steps() / 10);
+  int tail_n = 0;
+  net->train();
+  std::vector<const Sample*> picked(c.batch_size());
+  for (int step = 0; step < c.steps(); ++step) {
+    if (stop && stop->load()) break;
+    for (auto& p : picked) p = train[pick(rng)];
+    Batch b = make_batch(game, model, picked, &rng);
+    auto [logits, value] = net->forward(b.input.to(dev));
+    auto masked = logits.masked_fill(b.mask.to(dev) == 0, -1e9f);
+    auto policy_loss = -(b.target.to(dev) * torch::log_softmax(masked, 1)).sum(1).mean();
+    auto value_loss = -(b.wdl.to(dev) * torch::log_softmax(value, 1)).sum(1).mean();
+    const double lr = c.learning_rate() * 0.5 * (1 + std::cos(M_PI * step / c.steps()));
+    for (auto& group : opt.param_groups()) group.options().set_lr(lr);
+    opt.zero_grad();
+    (policy_loss + value_loss).backward();
+    opt.step();
+    st.steps = step + 1;
+    if (step >= tail_from) {
+      st.policy_loss += policy_loss.item<double>();
+      st.value_loss += value_loss.item<double>();
+      ++tail_n;
+    }
+    if ((step + 1) % 250 == 0) {
+      spdlog::info("warm start: step {}/{} loss p {:.3f} v {:.3f}", step + 1, c.steps(),
+                   policy_loss.item<double>(), value_loss.item<double>());
+    }
+  }
+  if (tail_n) st.policy_loss /= tail_n, st.value_loss /= tail_n;
+  net->eval();
+  {
+    torch::NoGradGuard no_grad;
+    int agree = 0;
+    double vloss = 0;
+    for (size_t from = 0; from < holdout.size(); from += 256) {
+      std::vector<const Sample*> part(holdout.begin() + from,
+                                      holdout.begin() + std::min(holdout.size(), from + 256));
+      Batch b = make_batch(game, model, part, nullptr);
+      auto [logits, value] = net->forward(b.input.to(dev));
+      auto masked = logits.masked_fill(b.mask.to(dev) == 0, -1e9f).cpu();
+      auto best = masked.argmax(1);
+      auto target_best = b.target.argmax(1);
+      agree += (best == target_best).sum().item<int>();
+      vloss += -(b.wdl * torch::log_softmax(value.cpu(), 1)).sum().item<double>();
+    }
+    st.holdout_positions = static_cast<int>(holdout.size());
+    if (!holdout.empty()) {
+      st.holdout_top1 = double(agree) / holdout.size();
+      st.holdout_value_loss = vloss / holdout.size();
+    }
+  }
+  st.seconds = now_s() - t0;
+  return st;
+}
+
+std::unique_ptr<Model> make_initial_model(const Game& game, const RunConfig& config,
+                                          const std::atomic<bool>* stop) {
+  auto model = Model::create(game, config.network(), "cpu", config.seed());
+  if (!config.warm_start().enabled()) return model;
+  const WarmStartConfig c =
+      complete_warm_start_config(config.warm_start(), config.trainer().batch_size());
+  set_torch_threads(config.trainer().threads());
+  spdlog::info("warm start: {} alpha-beta games at depth {} on {} threads", c.games(),
+               c.search_depth(), c.threads());
+  const WarmStartData data = generate_warm_start_data(game, c, config.seed(), stop);
+  auto stopped = [stop] {
+    if (stop && stop->load()) throw std::runtime_error("stopped during the warm start");
+  };
+  stopped();
+  spdlog::info("warm start: {} games, {} positions in {:.0f} s (mean search depth {:.1f})",
+               data.games, data.samples.size(), data.seconds, data.mean_depth);
+  const PretrainStats st = pretrain_model(*model, game, data, c, config.seed(), stop);
+  stopped();
+  spdlog::info(
+      "warm start: {} steps in {:.0f} s, loss p {:.3f} v {:.3f}; held out {} positions: the "
+      "net's top move is the search's in {:.1f}%, value loss {:.3f}",
+      st.steps, st.seconds, st.policy_loss, st.value_loss, st.holdout_positions,
+      100 * st.holdout_top1, st.holdout_value_loss);
+  ModelMetadata& meta = model->metadata();
+  meta.set_model_id(meta.model_id() + "-warm");
+  return model;
+}
+
+}  // namespace pincer
