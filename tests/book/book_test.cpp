@@ -76,11 +76,11 @@ void expect_exact(const OpeningBook& book, const State& root) {
     child->apply(m.action());
     const int exact = -solve(*child, memo);
     const BookPosition* c = book.find(m.child_hash());
-    ASSERT_NE(c, nullptr) << m.text();
-    if (c->solved()) {
+    if (c && c->solved()) {
       EXPECT_EQ(move_value(book, *pos, m), exact) << root.to_text() << " " << m.text();
     } else {
-      // An unproved move must be a refuted one only when the position is won elsewhere.
+      // A move left unproved (or never expanded) is allowed only when the position is proved won
+      // through another move: the build may prove the win before it expands the others.
       EXPECT_EQ(pos->value(), 1.0f) << m.text();
     }
   }
