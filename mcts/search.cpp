@@ -291,6 +291,7 @@ SearchResult Search::result() {
     if (config_.solver) best = solver_choice(r, best);
     r.action = r.actions[best];
   }
+  if (config_.solver) apply_proofs_to_targets(r);
   result_ = std::move(r);
   have_result_ = true;
   return result_;

@@ -111,7 +111,9 @@ struct SearchResult {
   std::vector<Proven> proven;    // the solver's result of each action for the player to move
   // Child win, draw, loss for the player to move at the root; {0, 1, 0} if unvisited.
   std::vector<std::array<float, 3>> child_wdl;
-  // Visits normalised: the training target of a PUCT root.
+  // Visits normalised: the training target of a PUCT root. With the solver on, both targets are
+  // restricted to the moves the proofs allow (the proven wins if any, else the moves not proven
+  // lost), so a game never learns to prefer a move the tree has proven worse.
   std::vector<float> visit_policy;
   // Gumbel root: softmax(logits + sigma(completed Q)), the training target. PUCT: visit_policy.
   std::vector<float> improved_policy;
@@ -252,6 +254,9 @@ class Search {
   // The solver's word on the played move: a proven win over the visit counts, never a proven
   // loss while another move is left.
   int solver_choice(const SearchResult& r, int chosen) const;
+  // The training targets (visit_policy, improved_policy) restricted to the moves the proofs allow:
+  // the proven wins when there are any, else the moves not proven lost.
+  void apply_proofs_to_targets(SearchResult& r) const;
   int select_gumbel_root();
   void expand(NodeIndex node, const std::vector<Action>& legal, const Evaluation& eval);
   void enter(std::vector<NodeIndex>& path, NodeIndex node);

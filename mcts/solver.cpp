@@ -123,4 +123,34 @@ int Search::solver_choice(const SearchResult& r, int chosen) const {
   return chosen;
 }
 
+void Search::apply_proofs_to_targets(SearchResult& r) const {
+  const int n = static_cast<int>(r.actions.size());
+  // The moves a perfect player would pick: the proven wins if there are any, else every move not
+  // proven lost (when some are); the targets keep their shares among those, or spread evenly
+  // when the search gave those moves nothing.
+  std::vector<bool> keep(n, false);
+  bool any_win = false, any_loss = false;
+  for (int i = 0; i < n; ++i) {
+    any_win |= r.proven[i] == Proven::kWin;
+    any_loss |= r.proven[i] == Proven::kLoss;
+  }
+  if (!any_win && !any_loss) return;
+  int kept = 0;
+  for (int i = 0; i < n; ++i) {
+    keep[i] = any_win ? r.proven[i] == Proven::kWin : r.proven[i] != Proven::kLoss;
+    kept += keep[i];
+  }
+  if (kept == 0) return;  // every move loses: the search's preferences are all there is
+  for (std::vector<float>* target : {&r.visit_policy, &r.improved_policy}) {
+    if (target->size() != static_cast<size_t>(n)) continue;
+    double sum = 0;
+    for (int i = 0; i < n; ++i) sum += keep[i] ? (*target)[i] : 0.0f;
+    for (int i = 0; i < n; ++i) {
+      (*target)[i] = !keep[i]  ? 0.0f
+                     : sum > 0 ? static_cast<float>((*target)[i] / sum)
+                               : 1.0f / kept;
+    }
+  }
+}
+
 }  // namespace pincer::mcts

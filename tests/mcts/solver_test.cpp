@@ -46,6 +46,10 @@ TEST(Solver, AWinInOneIsProvenAndPlayed) {
   EXPECT_EQ(r.action, 8);
   EXPECT_EQ(r.root_proven, Proven::kWin);
   EXPECT_EQ(r.proven[index_of(r, 8)], Proven::kWin);
+  // The training target is the proven win alone, whatever the visits did elsewhere.
+  for (size_t i = 0; i < r.actions.size(); ++i) {
+    EXPECT_FLOAT_EQ(r.policy_target()[i], r.actions[i] == 8 ? 1.0f : 0.0f) << r.actions[i];
+  }
 }
 
 // Every move but the block lets o win at once: the tactics prove them lost before any
@@ -60,6 +64,8 @@ TEST(Solver, MovesThatLoseAtOnceAreProvenAndNeverPlayed) {
   EXPECT_EQ(r.action, 5);
   for (size_t i = 0; i < r.actions.size(); ++i) {
     EXPECT_EQ(r.proven[i], r.actions[i] == 5 ? Proven::kUnknown : Proven::kLoss) << r.actions[i];
+    // The proven losses get no share of the training target (the block gets all of it).
+    EXPECT_FLOAT_EQ(r.policy_target()[i], r.actions[i] == 5 ? 1.0f : 0.0f) << r.actions[i];
   }
   // Without the solver the same search follows the priors into a loss.
   config.solver = false;
