@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sanitizer runs (part of scripts/test.sh): Debug builds (asserts on, -O1) with
 #   build-asan/  AddressSanitizer + UndefinedBehaviorSanitizer: every torch-free suite (engine,
-#                mcts, play) and the CLI tests;
+#                mcts, play, book, serve), the CLI tests and the browser test;
 #   build-tsan/  ThreadSanitizer: the threaded torch-free suites (mcts: parallel search and the
 #                batch stepper; play: matches and ladders on threads).
 # Both are built without LibTorch: instrumenting train/ and nn/ (and running them against an
@@ -20,7 +20,8 @@ export TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 for kind in $kinds; do
   start=$SECONDS
   case $kind in
-    asan) sanitize=address,undefined; targets="pincer pincer_tests_engine pincer_tests_mcts pincer_tests_play" ;;
+    asan) sanitize=address,undefined
+          targets="pincer pincer_tests_engine pincer_tests_mcts pincer_tests_play pincer_tests_book pincer_tests_serve" ;;
     tsan) sanitize=thread; targets="pincer_tests_mcts pincer_tests_play" ;;
     *) echo "unknown sanitizer run '$kind' (asan or tsan)"; exit 2 ;;
   esac
