@@ -4,11 +4,12 @@
 #include <google/protobuf/text_format.h>
 
 #include <cmath>
+#include <cstdio>
+#include <stdexcept>
 
 #include "engine/atomic_file.h"
 #include "engine/game.h"
 #include "nn/model.h"
-#include "train/warm_start.h"
 
 namespace pincer {
 namespace {
@@ -188,9 +189,9 @@ RunConfig complete_run_config(RunConfig r, const std::string& origin) {
   }
   if (!r.anchor().ladder().empty()) {
     auto& a = *r.mutable_anchor();
-    if (a.games() == 0) a.set_games(10);
-    if (a.opponents() == 0) a.set_opponents(2);
-    if (a.random_opening_plies() == 0) a.set_random_opening_plies(2);
+    if (!a.has_games()) a.set_games(10);
+    if (!a.has_opponents()) a.set_opponents(2);
+    if (!a.has_random_opening_plies()) a.set_random_opening_plies(2);
     if (!a.has_search()) a.mutable_search();
     complete_search(*a.mutable_search(), c, "anchor.search", &g.search());
     c.range("anchor.games", a.games(), 1, 1e6);
@@ -256,6 +257,46 @@ std::string run_config_text(const RunConfig& config) {
   std::string out;
   google::protobuf::TextFormat::PrintToString(config, &out);
   return out;
+}
+
+namespace {
+
+void check_warm_start_range(const char* field, double v, double lo, double hi) {
+  if (!(v >= lo && v <= hi)) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "warm_start.%s = %g: must be in [%g, %g]", field, v, lo, hi);
+    throw std::invalid_argument(buf);
+  }
+}
+
+}  // namespace
+
+WarmStartConfig complete_warm_start_config(WarmStartConfig c, int trainer_batch) {
+  if (!c.has_games()) c.set_games(300);
+  if (!c.has_opening_plies()) c.set_opening_plies(6);
+  if (!c.has_search_depth()) c.set_search_depth(2);
+  if (!c.has_random_move_probability()) c.set_random_move_probability(0.15f);
+  if (!c.has_value_scale()) c.set_value_scale(250);
+  if (!c.has_result_weight()) c.set_result_weight(0.3f);
+  if (!c.has_policy_smoothing()) c.set_policy_smoothing(0.1f);
+  if (!c.has_steps()) c.set_steps(1500);
+  if (!c.has_batch_size()) c.set_batch_size(trainer_batch > 0 ? trainer_batch : 256);
+  if (!c.has_learning_rate()) c.set_learning_rate(0.002f);
+  if (!c.has_threads()) c.set_threads(2);
+  if (!c.has_max_plies()) c.set_max_plies(200);
+  check_warm_start_range("games", c.games(), 1, 1e7);
+  check_warm_start_range("opening_plies", c.opening_plies(), 0, 1000);
+  check_warm_start_range("search_depth", c.search_depth(), 1, 32);
+  check_warm_start_range("random_move_probability", c.random_move_probability(), 0, 1);
+  check_warm_start_range("value_scale", c.value_scale(), 1, 1e6);
+  check_warm_start_range("result_weight", c.result_weight(), 0, 1);
+  check_warm_start_range("policy_smoothing", c.policy_smoothing(), 0, 0.99);
+  check_warm_start_range("steps", c.steps(), 1, 1e8);
+  check_warm_start_range("batch_size", c.batch_size(), 1, 65536);
+  check_warm_start_range("learning_rate", c.learning_rate(), 1e-7, 10);
+  check_warm_start_range("threads", c.threads(), 1, 256);
+  check_warm_start_range("max_plies", c.max_plies(), 1, 1e6);
+  return c;
 }
 
 }  // namespace pincer

@@ -27,4 +27,8 @@ SearchConfig complete_search_config(SearchConfig search, const std::string& orig
 // Text format of a config (what the run directory keeps as config.textproto).
 std::string run_config_text(const RunConfig& config);
 
+// Fills unset warm-start fields with their defaults (batch from the trainer's); throws
+// std::invalid_argument naming a field out of range. complete_run_config calls it.
+WarmStartConfig complete_warm_start_config(WarmStartConfig config, int trainer_batch);
+
 }  // namespace pincer

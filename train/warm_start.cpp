@@ -13,20 +13,13 @@
 #include "play/alphabeta.h"
 #include "play/match.h"
 #include "play/players.h"
+#include "train/config.h"
 
 namespace pincer {
 namespace {
 
 double now_s() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-void check_range(const char* field, double v, double lo, double hi) {
-  if (!(v >= lo && v <= hi)) {
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "warm_start.%s = %g: must be in [%g, %g]", field, v, lo, hi);
-    throw std::invalid_argument(buf);
-  }
 }
 
 // One game's labelled positions.
@@ -129,34 +122,6 @@ Batch make_batch(const Game& game, const Model& model, const std::vector<const S
 }
 
 }  // namespace
-
-WarmStartConfig complete_warm_start_config(WarmStartConfig c, int trainer_batch) {
-  if (c.games() == 0) c.set_games(300);
-  if (c.opening_plies() == 0) c.set_opening_plies(6);
-  if (c.search_depth() == 0) c.set_search_depth(2);
-  if (c.random_move_probability() == 0) c.set_random_move_probability(0.15f);
-  if (c.value_scale() == 0) c.set_value_scale(250);
-  if (c.result_weight() == 0) c.set_result_weight(0.3f);
-  if (c.policy_smoothing() == 0) c.set_policy_smoothing(0.1f);
-  if (c.steps() == 0) c.set_steps(1500);
-  if (c.batch_size() == 0) c.set_batch_size(trainer_batch > 0 ? trainer_batch : 256);
-  if (c.learning_rate() == 0) c.set_learning_rate(0.002f);
-  if (c.threads() == 0) c.set_threads(2);
-  if (c.max_plies() == 0) c.set_max_plies(200);
-  check_range("games", c.games(), 1, 1e7);
-  check_range("opening_plies", c.opening_plies(), 0, 1000);
-  check_range("search_depth", c.search_depth(), 1, 32);
-  check_range("random_move_probability", c.random_move_probability(), 0, 1);
-  check_range("value_scale", c.value_scale(), 1, 1e6);
-  check_range("result_weight", c.result_weight(), 0, 1);
-  check_range("policy_smoothing", c.policy_smoothing(), 0, 0.99);
-  check_range("steps", c.steps(), 1, 1e8);
-  check_range("batch_size", c.batch_size(), 1, 65536);
-  check_range("learning_rate", c.learning_rate(), 1e-7, 10);
-  check_range("threads", c.threads(), 1, 256);
-  check_range("max_plies", c.max_plies(), 1, 1e6);
-  return c;
-}
 
 double warm_start_win_probability(int score, double scale) {
   if (AlphaBeta::is_win(score)) return score > 0 ? 1.0 : 0.0;

@@ -19,10 +19,6 @@
 
 namespace pincer {
 
-// Fills unset warm-start fields with their defaults (batch from the trainer's); throws
-// std::invalid_argument naming a field out of range.
-WarmStartConfig complete_warm_start_config(WarmStartConfig config, int trainer_batch);
-
 // Search score (for the side to move, AlphaBeta's scale) to a win probability.
 double warm_start_win_probability(int score, double scale);
 

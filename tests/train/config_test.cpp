@@ -58,6 +58,18 @@ TEST(RunConfig, AnExplicitZeroIsKept) {
   EXPECT_EQ(c.trainer().optimizer().momentum(), 0.0f);
   EXPECT_EQ(c.trainer().value_loss_weight(), 0.0f);
   EXPECT_EQ(c.gating().random_opening_plies(), 0);
+  // The warm start's and the anchor's zeros too: no random moves, no random openings.
+  const RunConfig w = parse_run_config(
+      "rules: \"x\" warm_start { enabled: true random_move_probability: 0 opening_plies: 0 "
+      "result_weight: 0 policy_smoothing: 0 } anchor { ladder: \"l\" random_opening_plies: 0 }",
+      "x");
+  EXPECT_EQ(w.warm_start().random_move_probability(), 0.0f);
+  EXPECT_EQ(w.warm_start().opening_plies(), 0);
+  EXPECT_EQ(w.warm_start().result_weight(), 0.0f);
+  EXPECT_EQ(w.warm_start().policy_smoothing(), 0.0f);
+  EXPECT_EQ(w.warm_start().games(), 300);  // unset: the default
+  EXPECT_EQ(w.anchor().random_opening_plies(), 0);
+  EXPECT_EQ(w.anchor().games(), 10);
   // Gating's search inherits an explicit 0 from self-play's too, and keeps its own.
   EXPECT_EQ(c.gating().search().fpu_reduction(), 0.0f);
   const RunConfig d = parse_run_config("rules: \"x\" gating { search { fpu_reduction: 0 } }", "x");

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "tests/train/helpers.h"
+#include "train/config.h"
 #include "train/run_dir.h"
 
 namespace pincer::testing {
