@@ -2,7 +2,6 @@
 
 #include <google/protobuf/descriptor.h>
 #include <google/protobuf/io/coded_stream.h>
-#include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <google/protobuf/text_format.h>
 #include <xxhash.h>
@@ -16,23 +15,13 @@
 
 #include "engine/embedded.h"
 #include "engine/game.h"
+#include "engine/text_format.h"
 
 namespace pincer {
 
 namespace pb = google::protobuf;
 
 namespace {
-
-class CollectErrors : public pb::io::ErrorCollector {
- public:
-  void AddError(int line, int column, const std::string& message) override {
-    if (first.empty())
-      first =
-          "line " + std::to_string(line + 1) + ":" + std::to_string(column + 1) + ": " + message;
-  }
-  void AddWarning(int, int, const std::string&) override {}
-  std::string first;
-};
 
 bool read_file(const std::string& path, std::string& out) {
   std::ifstream in(path, std::ios::binary);
@@ -115,12 +104,8 @@ RulesetSource find_ruleset(const std::string& name_or_path) {
 }
 
 void parse_text_proto(const std::string& text, const std::string& origin, pb::Message& out) {
-  CollectErrors errors;
-  pb::TextFormat::Parser parser;
-  parser.RecordErrorsTo(&errors);
-  if (!parser.ParseFromString(text, &out)) {
-    throw GameError(origin + ": " + (errors.first.empty() ? "cannot parse" : errors.first));
-  }
+  TextFormatError error;
+  if (!parse_text_format(text, out, error)) throw GameError(origin + ": " + error.describe());
 }
 
 namespace {
@@ -192,13 +177,10 @@ void parse_ruleset_file_at(const RulesetSource& source, pb::Message& out, int de
   parse_ruleset_file_at(base, out, depth + 1);
 
   std::unique_ptr<pb::Message> own(out.New());
-  CollectErrors errors;
-  pb::TextFormat::Parser parser;
-  parser.RecordErrorsTo(&errors);
   pb::TextFormat::ParseInfoTree tree;
-  parser.WriteLocationsTo(&tree);
-  if (!parser.ParseFromString(source.text, own.get()))
-    throw GameError(source.origin + ": " + (errors.first.empty() ? "cannot parse" : errors.first));
+  TextFormatError error;
+  if (!parse_text_format(source.text, *own, error, {false, &tree}))
+    throw GameError(source.origin + ": " + error.describe());
   clear_fields_set_by(&tree, out, true);
   out.MergeFrom(*own);
   keep_last_note_per_field(out);
@@ -212,12 +194,9 @@ void parse_ruleset_file(const RulesetSource& source, pb::Message& out) {
 
 RulesetHeader parse_ruleset_header(const RulesetSource& source) {
   RulesetHeader header;
-  CollectErrors errors;
-  pb::TextFormat::Parser parser;
-  parser.RecordErrorsTo(&errors);
-  parser.AllowUnknownField(true);
-  if (!parser.ParseFromString(source.text, &header)) {
-    throw GameError(source.origin + ": " + (errors.first.empty() ? "cannot parse" : errors.first));
+  TextFormatError error;
+  if (!parse_text_format(source.text, header, error, {true, nullptr})) {
+    throw GameError(source.origin + ": " + error.describe());
   }
   if (header.game().empty()) throw GameError(source.origin + ": the ruleset names no game");
   if (header.name().empty()) throw GameError(source.origin + ": the ruleset has no name");

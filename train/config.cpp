@@ -1,6 +1,5 @@
 #include "train/config.h"
 
-#include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/text_format.h>
 
 #include <cmath>
@@ -9,6 +8,7 @@
 
 #include "engine/atomic_file.h"
 #include "engine/game.h"
+#include "engine/text_format.h"
 #include "nn/model.h"
 
 namespace pincer {
@@ -201,26 +201,10 @@ RunConfig complete_run_config(RunConfig r, const std::string& origin) {
   return r;
 }
 
-namespace {
-
-class CollectFirstError : public google::protobuf::io::ErrorCollector {
- public:
-  void AddError(int line, int column, const std::string& message) override {
-    if (this->line < 0) this->line = line, this->column = column, this->message = message;
-  }
-  void AddWarning(int, int, const std::string&) override {}
-  int line = -1, column = 0;
-  std::string message;
-};
-
-}  // namespace
-
 RunConfig parse_run_config(const std::string& text, const std::string& origin) {
   RunConfig r;
-  CollectFirstError errors;
-  google::protobuf::TextFormat::Parser parser;
-  parser.RecordErrorsTo(&errors);
-  if (!parser.ParseFromString(text, &r)) {
+  TextFormatError errors;
+  if (!parse_text_format(text, r, errors)) {
     // The parser's message names unknown fields but not the field of a bad value: quote the line.
     std::string line_text;
     if (errors.line >= 0) {
