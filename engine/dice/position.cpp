@@ -2,6 +2,8 @@
 
 #include <cassert>
 
+#include "engine/perft.h"
+
 namespace pincer::dice {
 
 namespace {
@@ -275,18 +277,7 @@ bool Position::operator==(const Position& o) const {
 }
 
 uint64_t perft(const Position& pos, int depth) {
-  if (depth <= 0) return 1;
-  if (pos.over()) return 0;
-  if (depth == 1) return static_cast<uint64_t>(pos.count_actions());
-  ActionList list;
-  pos.generate(list);
-  uint64_t nodes = 0;
-  for (int a : list) {
-    Position child = pos;
-    child.apply_for_perft(a);
-    nodes += perft(child, depth - 1);
-  }
-  return nodes;
+  return bulk_perft<Position, ActionList, &Position::apply_for_perft>(pos, depth);
 }
 
 }  // namespace pincer::dice

@@ -1,5 +1,7 @@
 #include "engine/seega/position.h"
 
+#include "engine/perft.h"
+
 namespace pincer::seega {
 
 namespace {
@@ -237,18 +239,7 @@ bool Position::operator==(const Position& o) const {
 }
 
 uint64_t perft(const Position& pos, int depth) {
-  if (depth <= 0) return 1;
-  if (pos.over()) return 0;
-  if (depth == 1) return static_cast<uint64_t>(pos.count_actions());
-  ActionList list;
-  pos.generate(list);
-  uint64_t nodes = 0;
-  for (int a : list) {
-    Position child = pos;
-    child.apply(a);
-    nodes += perft(child, depth - 1);
-  }
-  return nodes;
+  return bulk_perft<Position, ActionList>(pos, depth);
 }
 
 }  // namespace pincer::seega
