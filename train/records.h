@@ -4,6 +4,7 @@
 // made under another ruleset fingerprint are refused when read, naming both fingerprints.
 #pragma once
 
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -45,7 +46,12 @@ std::string zstd_decompress(const std::string& bytes, const std::string& origin)
 
 template <typename F>
 void replay_record(const Game& game, const GameRecord& record, F&& visit) {
-  auto state = record.start().empty() ? game.initial_state() : game.parse_state(record.start());
+  std::unique_ptr<State> state;
+  try {
+    state = record.start().empty() ? game.initial_state() : game.parse_state(record.start());
+  } catch (const GameError& e) {
+    throw RecordError("record of model " + record.model_id() + ": bad start position: " + e.what());
+  }
   std::vector<Action> legal;
   for (int i = 0; i < record.moves_size(); ++i) {
     visit(*state, i);

@@ -142,6 +142,11 @@ TEST(Records, ReplayStartsFromTheRecordedStart) {
   r.mutable_moves(0)->add_policy_actions(r.moves(0).action());
   r.mutable_moves(0)->add_policy(1.0f);
   EXPECT_EQ(window.add_game(*game, r), 1);
+  // A damaged start (found by fuzz_record_chunk) is the record's error, and the window keeps
+  // what it had.
+  r.set_start("not a position");
+  EXPECT_THROW(window.add_game(*game, r), RecordError);
+  EXPECT_EQ(window.size(), 1u);
 }
 
 TEST(Records, WindowRefusesBadPolicyTargetsWhole) {
