@@ -37,8 +37,14 @@ RedisReply convert(const redisReply* r) {
       out.elements.reserve(r->elements);
       for (size_t i = 0; i < r->elements; ++i) out.elements.push_back(convert(r->element[i]));
       break;
-    case REDIS_REPLY_ERROR:
-      throw RedisReplyError("redis: " + std::string(r->str, r->len));
+    case REDIS_REPLY_ERROR: {
+      const std::string what(r->str, r->len);
+      // A server that is loading its data or failing over answers these: try again later.
+      for (const char* transient : {"LOADING", "BUSY", "TRYAGAIN", "MASTERDOWN"}) {
+        if (what.rfind(transient, 0) == 0) throw StoreUnavailable("redis: " + what);
+      }
+      throw RedisReplyError("redis: " + what);
+    }
     default:
       break;
   }

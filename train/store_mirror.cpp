@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 
 #include "engine/atomic_file.h"
 #include "train/store_dir.h"
@@ -46,12 +47,6 @@ int64_t model_step(const std::string& name) {
   return std::atoll(digits.c_str());
 }
 
-int64_t mtime_ns(const std::string& path) {
-  std::error_code ec;
-  const auto t = fs::last_write_time(path, ec);
-  return ec ? -1 : static_cast<int64_t>(t.time_since_epoch().count());
-}
-
 }  // namespace
 
 StoreMirror::StoreMirror(Store& store, RunDir local) : store_(store), local_(std::move(local)) {
@@ -81,17 +76,22 @@ int StoreMirror::push_chunks(bool remove_after) {
   int pushed = 0;
   for (const std::string& name : names) {
     const std::string path = (fs::path(local_.records()) / name).string();
+    const std::string bytes = read_whole_file(path);
     try {
-      store_.append_chunk(name, read_whole_file(path));
-    } catch (const StoreUnavailable&) {
-      throw;
-    } catch (const std::exception& e) {
-      // A chunk the store refuses (damaged, another ruleset) is set aside, not retried forever.
-      spdlog::error("{} refuses record chunk {}: {}; kept as {}.refused", store_.url(), name,
+      // Checked here, before the store is asked: a chunk refused for what it is (damaged,
+      // another ruleset) is set aside; any other failure is retried later.
+      const std::string fp = record_chunk_fingerprint(bytes, name);
+      if (fp != store_.fingerprint()) {
+        throw FingerprintError("made under ruleset fingerprint " + fp + ", the store's is " +
+                               store_.fingerprint());
+      }
+    } catch (const StoreError& e) {
+      spdlog::error("record chunk {} cannot go to {}: {}; kept as {}.refused", name, store_.url(),
                     e.what(), name);
       fs::rename(path, path + ".refused", ec);
       continue;
     }
+    store_.append_chunk(name, bytes);
     ++pushed;
     if (remove_after) {
       fs::remove(path, ec);
@@ -207,10 +207,14 @@ void StoreMirror::promote(const std::string& name) {
 }
 
 void StoreMirror::push_checkpoint() {
-  const int64_t t = mtime_ns(local_.checkpoint());
-  if (t < 0 || t == checkpoint_mtime_) return;
-  store_.write_checkpoint(read_whole_file(local_.checkpoint()));
-  checkpoint_mtime_ = t;
+  // By content: file times are too coarse to tell two checkpoints a few ms apart.
+  if (!fs::exists(local_.checkpoint())) return;
+  const std::string bytes = read_whole_file(local_.checkpoint());
+  const size_t hash = std::hash<std::string>{}(bytes);
+  if (hash == checkpoint_hash_ && pushed_checkpoint_) return;
+  store_.write_checkpoint(bytes);
+  checkpoint_hash_ = hash;
+  pushed_checkpoint_ = true;
 }
 
 bool StoreMirror::pull_checkpoint() {
@@ -218,7 +222,8 @@ bool StoreMirror::pull_checkpoint() {
   const auto bytes = store_.read_checkpoint();
   if (!bytes) return false;
   atomic_write_file(local_.checkpoint(), *bytes);
-  checkpoint_mtime_ = mtime_ns(local_.checkpoint());
+  checkpoint_hash_ = std::hash<std::string>{}(*bytes);
+  pushed_checkpoint_ = true;
   return true;
 }
 

@@ -13,6 +13,7 @@
 // Torch-free: models travel as files.
 #pragma once
 
+#include <cstdint>
 #include <set>
 #include <string>
 #include <vector>
@@ -84,7 +85,8 @@ class StoreMirror {
   std::vector<ChunkEntry> pulled_;  // pulled since the last ack, in stream order
   std::set<std::string> pushed_chunks_;
   int64_t best_version_ = -1;
-  int64_t checkpoint_mtime_ = -1;
+  size_t checkpoint_hash_ = 0;  // of the checkpoint last pushed or pulled
+  bool pushed_checkpoint_ = false;
   size_t metrics_offset_ = 0;
 };
 

@@ -1,6 +1,7 @@
 // pincer train | selfplay | trainer | gate: the AlphaZero loop on a run directory, all together
 // or one component at a time (so that they can run as separate processes or machines against
-// the same directory). docs/training.md describes the run directory and the config.
+// the same directory, or against one store: --store redis://..., docs/distributed.md).
+// docs/training.md describes the run directory and the config.
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
@@ -9,8 +10,10 @@
 #include <thread>
 
 #include "cli/support/commands.h"
+#include "cli/torch/run_store.h"
 #include "cli/torch/stop_signal.h"
 #include "nn/model.h"
+#include "nn/network.h"
 #include "train/config.h"
 #include "train/gate.h"
 #include "train/loop.h"
@@ -33,26 +36,90 @@ struct Options {
   std::string candidate;
   bool watch = false;
   std::string writer;
+  std::string store;
+  std::string cache;
 };
+
+RunStoreOptions store_options(const Options& o, const std::string& role) {
+  RunStoreOptions r;
+  r.dir = o.dir;
+  r.store = o.store;
+  r.config = o.config;
+  r.cache = o.cache;
+  r.role = role;
+  return r;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+// Runs `f` (store traffic), logging a failure instead of throwing: the store is retried later.
+template <typename F>
+bool store_step(const char* what, F&& f) {
+  try {
+    f();
+    return true;
+  } catch (const StoreError& e) {
+    spdlog::warn("{}: {} (will try again)", what, e.what());
+    return false;
+  }
+}
+
+// The record chunks a trainer checkpoint's window holds (its TrainerState), so that a trainer
+// on a fresh machine fetches them before it rebuilds the window.
+std::vector<std::string> checkpoint_chunks(const std::string& path) {
+  torch::serialize::InputArchive archive;
+  TrainerState state;
+  try {
+    archive.load_from(path, torch::Device(torch::kCPU));
+    torch::Tensor bytes;
+    archive.read("trainer_state", bytes);
+    if (!state.ParseFromString(tensor_to_bytes(bytes))) return {};
+  } catch (const std::exception& e) {
+    spdlog::warn("cannot read the chunk list of {}: {}", path, e.what());
+    return {};
+  }
+  return {state.ingested_chunks().begin(), state.ingested_chunks().end()};
+}
 
 void add_common(CLI::App& app, Options& o, bool config_required) {
   auto* c = app.add_option("--config", o.config,
                            "Run config (configs/runs/NAME.textproto); default: the run dir's "
                            "config.textproto");
   if (config_required) c->required();
-  app.add_option("--dir", o.dir, "Run directory (runs/NAME)")->required();
+  app.add_option("--dir", o.dir, "Run directory (runs/NAME); same as --store dir://PATH");
+}
+
+void add_store(CLI::App& app, Options& o) {
+  app.add_option("--store", o.store,
+                 "The run's store: dir://PATH or redis://HOST:PORT/RUN[?retry=S&timeout=S] "
+                 "(docs/distributed.md)");
+  app.add_option("--cache", o.cache,
+                 "Local working copy of a redis:// run (default ~/.cache/pincer/RUN/ROLE)");
 }
 
 void cmd_train(const Options& o) {
-  const RunDir dir(o.dir);
+  std::string path = o.dir;
+  if (!o.store.empty()) {
+    if (!o.dir.empty()) throw ConfigError("give --dir or --store, not both");
+    if (!is_dir_store(o.store, &path)) {
+      throw ConfigError("pincer train runs everything in one process on a run directory; with " +
+                        o.store +
+                        " run `pincer selfplay`, `pincer trainer` and `pincer gate` with --store "
+                        "(docs/distributed.md)");
+    }
+  }
+  if (path.empty()) throw ConfigError("--dir or --store is required");
+  const RunDir dir(path);
   RunConfig cfg;
   if (!o.config.empty()) {
     cfg = load_run_config(o.config);
   } else if (fs::exists(dir.config())) {
     cfg = load_run_config(dir.config());
-    spdlog::info("resuming {} with its config.textproto", o.dir);
+    spdlog::info("resuming {} with its config.textproto", path);
   } else {
-    throw ConfigError("--config is required for a new run dir (" + o.dir + " has no config)");
+    throw ConfigError("--config is required for a new run dir (" + path + " has no config)");
   }
   LoopOptions lo;
   if (o.minutes > 0) lo.max_minutes = o.minutes;
@@ -66,66 +133,145 @@ void cmd_train(const Options& o) {
 }
 
 void cmd_selfplay(const Options& o) {
-  const RunDir dir(o.dir);
-  const RunConfig cfg = run_dir_config(dir, o.config);
-  GamePtr game = prepare_run_dir(dir, cfg);
-  const auto& stop = install_stop_signal();
   const std::string writer = o.writer.empty() ? "sp" + std::to_string(::getpid()) : o.writer;
-  SelfPlay sp(game, cfg, dir, writer);
+  RunStore rs = open_run_store(store_options(o, "selfplay-" + writer));
+  const RunDir& dir = *rs.dir;
+  const auto& stop = install_stop_signal();
+  // Finished chunks a killed worker left in its local copy (same --writer or --cache): sent now.
+  if (rs.mirror) store_step("sending earlier chunks", [&] { rs.mirror->push_chunks(true); });
+  SelfPlay sp(rs.game, rs.config, dir, writer);
   std::atomic<bool> done{false};
   std::atomic<bool> halt{false};
+  auto status = [&] {
+    const SelfPlayStats s = sp.stats();
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "%lld games, %.0f games/h, %.0f evals/s, model %s",
+                  static_cast<long long>(s.games), s.games_per_s() * 3600,
+                  s.inference.evals_per_s(), sp.model_id().c_str());
+    return std::string(buf);
+  };
   std::thread watcher([&] {
     auto last = std::chrono::steady_clock::now();
     while (!done) {
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
       if (stop) halt = true;
-      if (std::chrono::steady_clock::now() - last >= std::chrono::seconds(30)) {
+      if (seconds_since(last) >= 30) {
         last = std::chrono::steady_clock::now();
         const SelfPlayStats s = sp.stats();
         spdlog::info(
-            "self-play: {} games, {} positions, {:.2f} games/s, {:.0f} sims/s, {:.0f} "
+            "self-play {}: {} games, {} positions, {:.0f} games/h, {:.0f} sims/s, {:.0f} "
             "evals/s, batch {:.1f}, model {}",
-            s.games, s.positions, s.games_per_s(), s.simulations_per_s(), s.inference.evals_per_s(),
-            s.inference.avg_batch(), sp.model_id());
+            writer, s.games, s.positions, s.games_per_s() * 3600, s.simulations_per_s(),
+            s.inference.evals_per_s(), s.inference.avg_batch(), sp.model_id());
       }
     }
   });
+  // Store traffic in a thread of its own: a store that is down (retried with backoff) never
+  // holds up the games or the stop signal. Chunks wait in the local copy meanwhile.
+  std::thread syncer([&] {
+    auto last_beat = std::chrono::steady_clock::now() - std::chrono::seconds(60);
+    auto last_best = std::chrono::steady_clock::now();
+    while (!done) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(250));
+      if (rs.mirror) store_step("sending chunks", [&] { rs.mirror->push_chunks(true); });
+      if (rs.mirror && seconds_since(last_best) >= 2) {
+        last_best = std::chrono::steady_clock::now();
+        store_step("checking for a new best model", [&] {
+          if (rs.mirror->pull_best()) spdlog::info("self-play {}: a new best model", writer);
+        });
+      }
+      if (seconds_since(last_beat) >= 5) {
+        last_beat = std::chrono::steady_clock::now();
+        store_step("heartbeat", [&] { rs.store->heartbeat({writer, store_now_ms(), status()}); });
+      }
+    }
+  });
+  auto finish = [&] {
+    done = true;
+    watcher.join();
+    syncer.join();
+  };
   try {
     sp.run(halt, o.games);
   } catch (...) {
-    done = true;
-    watcher.join();
+    finish();
     throw;
   }
-  done = true;
-  watcher.join();
+  finish();
+  if (rs.mirror) {
+    // The last chunk: sent, or kept in the local copy for the next start with this --writer.
+    if (!store_step("sending the last chunks", [&] { rs.mirror->push_chunks(true); })) {
+      spdlog::warn("unsent chunks stay in {}; `pincer selfplay --writer {}` sends them",
+                   dir.records(), writer);
+    }
+  }
+  store_step("heartbeat", [&] { rs.store->heartbeat({writer, store_now_ms(), status()}); });
   const SelfPlayStats s = sp.stats();
   std::printf(
-      "games=%lld positions=%lld chunks=%lld seconds=%.1f games_per_s=%.3f sims_per_s=%.0f "
-      "evals_per_s=%.0f avg_batch=%.1f\n",
+      "games=%lld positions=%lld chunks=%lld seconds=%.1f games_per_s=%.3f games_per_h=%.0f "
+      "sims_per_s=%.0f evals_per_s=%.0f avg_batch=%.1f\n",
       static_cast<long long>(s.games), static_cast<long long>(s.positions),
-      static_cast<long long>(s.chunks), s.seconds, s.games_per_s(), s.simulations_per_s(),
-      s.inference.evals_per_s(), s.inference.avg_batch());
+      static_cast<long long>(s.chunks), s.seconds, s.games_per_s(), s.games_per_s() * 3600,
+      s.simulations_per_s(), s.inference.evals_per_s(), s.inference.avg_batch());
+}
+
+// With a remote store: the checkpoint and the chunks of its window come first (a trainer on a
+// fresh machine resumes exactly), then the chunks after the acknowledged cursor.
+void resume_from_store(RunStore& rs) {
+  if (!rs.mirror) return;
+  if (rs.mirror->pull_checkpoint()) spdlog::info("trainer checkpoint fetched from the store");
+  if (std::filesystem::exists(rs.dir->checkpoint())) {
+    const int n = rs.mirror->fetch_chunks(checkpoint_chunks(rs.dir->checkpoint()));
+    if (n) spdlog::info("fetched {} record chunks of the checkpoint's window", n);
+  }
+  rs.mirror->start_from_ack("trainer");
+  rs.mirror->pull_chunks();
+}
+
+// After a checkpoint: its candidate model, the checkpoint itself, then the acknowledgement of
+// the chunks it holds, then the metrics rows.
+void publish_checkpoint(RunStore& rs, const Trainer& trainer) {
+  if (!rs.mirror) return;
+  store_step("publishing the checkpoint", [&] {
+    rs.mirror->push_models();
+    rs.mirror->push_checkpoint();
+    rs.mirror->ack("trainer", trainer.ingested_chunks());
+    rs.mirror->push_events();
+  });
 }
 
 void cmd_trainer(const Options& o) {
-  const RunDir dir(o.dir);
-  const RunConfig cfg = run_dir_config(dir, o.config);
-  GamePtr game = prepare_run_dir(dir, cfg);
+  RunStore rs = open_run_store(store_options(o, "trainer"));
+  const RunDir& dir = *rs.dir;
+  const RunConfig& cfg = rs.config;
+  resume_from_store(rs);
   const auto& stop = install_stop_signal();
-  Trainer trainer(game, cfg, dir);
+  Trainer trainer(rs.game, cfg, dir);
   const auto& tc = cfg.trainer();
   const int64_t target = o.steps > 0 ? trainer.step() + o.steps : tc.total_steps();
   double lp = 0, lv = 0;
   int n = 0;
   int64_t unsaved = 0;
   auto last_wait_log = std::chrono::steady_clock::now() - std::chrono::seconds(60);
+  auto last_pull = std::chrono::steady_clock::now();
+  auto last_status = std::chrono::steady_clock::now();
   while (!stop && (target == 0 || trainer.step() < target)) {
+    if (rs.mirror && seconds_since(last_pull) >= 1) {
+      last_pull = std::chrono::steady_clock::now();
+      store_step("fetching record chunks", [&] { rs.mirror->pull_chunks(); });
+    }
     trainer.ingest_new_records();
+    if (seconds_since(last_status) >= 30) {
+      last_status = std::chrono::steady_clock::now();
+      std::string workers;
+      store_step("listing workers", [&] { workers = describe_workers(*rs.store); });
+      spdlog::info("trainer step {}, {} games, window {}; workers: {}", trainer.step(),
+                   trainer.games_seen(), trainer.window_size(), workers);
+    }
     int64_t allowed = trainer.steps_allowed();
     if (target > 0) allowed = std::min(allowed, target - trainer.step());
     if (allowed <= 0) {
-      if (std::chrono::steady_clock::now() - last_wait_log > std::chrono::seconds(30)) {
+      if (seconds_since(last_wait_log) > 30) {
         last_wait_log = std::chrono::steady_clock::now();
         spdlog::info("trainer at step {} waits for self-play ({} positions, window {})",
                      trainer.step(), trainer.positions_seen(), trainer.window_size());
@@ -146,6 +292,7 @@ void cmd_trainer(const Options& o) {
                       static_cast<long long>(trainer.games_seen()),
                       static_cast<long long>(trainer.positions_seen()), lp / n, lv / n, r.lr);
         append_metrics_row(dir, row);
+        publish_checkpoint(rs, trainer);
         spdlog::info("step {}: loss p {:.3f} v {:.3f}, wrote {}", r.step, lp / n, lv / n,
                      fs::path(path).filename().string());
         lp = lv = 0;
@@ -156,20 +303,45 @@ void cmd_trainer(const Options& o) {
   if (unsaved > 0) {
     trainer.write_model();
     trainer.save_checkpoint();
+    publish_checkpoint(rs, trainer);
   }
   std::printf("step=%lld games=%lld positions=%lld\n", static_cast<long long>(trainer.step()),
               static_cast<long long>(trainer.games_seen()),
               static_cast<long long>(trainer.positions_seen()));
 }
 
+// With a remote store: the best model, the gate log and the candidates due, into the local copy.
+void pull_for_gate(RunStore& rs) {
+  if (!rs.mirror) return;
+  store_step("fetching candidates", [&] {
+    rs.mirror->pull_best();
+    rs.mirror->pull_gates();
+    rs.mirror->pull_candidates();
+  });
+}
+
+// A gate's outcome into the store: the promotion first (a gatekeeper killed in between leaves a
+// best without its gate record, never a recorded promotion that did not happen), then the result.
+void publish_gate(RunStore& rs, const GateResult& r) {
+  if (!rs.mirror) return;
+  for (;;) {
+    const bool ok = store_step("publishing the gate", [&] {
+      if (r.promoted()) rs.mirror->promote(r.candidate());
+      rs.mirror->push_gate(r);
+    });
+    if (ok) return;
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+  }
+}
+
 void cmd_gate(const Options& o) {
-  const RunDir dir(o.dir);
-  const RunConfig cfg = run_dir_config(dir, o.config);
-  GamePtr game = prepare_run_dir(dir, cfg);
+  RunStore rs = open_run_store(store_options(o, "gate"));
+  const RunDir& dir = *rs.dir;
   const auto& stop = install_stop_signal();
-  Gatekeeper gk(game, cfg, dir);
+  Gatekeeper gk(rs.game, rs.config, dir);
+  pull_for_gate(rs);
   if (!o.candidate.empty()) {
-    gk.gate(o.candidate);
+    publish_gate(rs, gk.gate(o.candidate));
     write_report(dir);
     return;
   }
@@ -179,14 +351,17 @@ void cmd_gate(const Options& o) {
     if (cand.empty()) {
       if (!o.watch) break;
       std::this_thread::sleep_for(std::chrono::seconds(1));
+      pull_for_gate(rs);
       continue;
     }
     const GateResult r = gk.gate(cand);
+    publish_gate(rs, r);
     ++gated;
     std::printf("%s score=%.3f elo=%+.0f %s\n", r.candidate().c_str(), r.score(), r.elo(),
                 r.promoted() ? "promoted" : "rejected");
     std::fflush(stdout);
     write_report(dir);
+    pull_for_gate(rs);
   }
   if (gated == 0 && !o.watch) std::printf("no candidate due for a gate\n");
 }
@@ -197,6 +372,7 @@ RegisterCommand reg_train{
     [](CLI::App& app) {
       auto o = std::make_shared<Options>();
       add_common(app, *o, false);
+      app.add_option("--store", o->store, "The run's store: dir://PATH (the same as --dir)");
       app.add_option("--minutes", o->minutes,
                      "Stop after this many minutes (overrides max_minutes)");
       app.add_flag("--quiet", o->quiet, "No live status line");
@@ -207,6 +383,7 @@ RegisterCommand reg_selfplay{
     "selfplay", "Only generate self-play games into a run directory's records/", [](CLI::App& app) {
       auto o = std::make_shared<Options>();
       add_common(app, *o, false);
+      add_store(app, *o);
       app.add_option("--games", o->games, "Stop after this many games (default: until stopped)");
       app.add_option("--writer", o->writer, "Name of this generator in chunk names");
       app.callback([o] { cmd_selfplay(*o); });
@@ -217,6 +394,7 @@ RegisterCommand reg_trainer{
     [](CLI::App& app) {
       auto o = std::make_shared<Options>();
       add_common(app, *o, false);
+      add_store(app, *o);
       app.add_option("--steps", o->steps, "Stop after this many more steps");
       app.callback([o] { cmd_trainer(*o); });
     }};
@@ -226,6 +404,7 @@ RegisterCommand reg_gate{
     [](CLI::App& app) {
       auto o = std::make_shared<Options>();
       add_common(app, *o, false);
+      add_store(app, *o);
       app.add_option("--candidate", o->candidate, "Gate this model file (default: the newest due)");
       app.add_flag("--watch", o->watch, "Keep waiting for new candidates");
       app.callback([o] { cmd_gate(*o); });

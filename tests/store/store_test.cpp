@@ -279,6 +279,31 @@ TEST_P(StoreConformance, MirrorMovesChunksAndAcknowledges) {
   EXPECT_EQ(acked, store_->list_chunks("", 0)[0].cursor);
   trainer.ack("trainer", {chunk_name(0), chunk_name(1), chunk_name(2)});
   EXPECT_EQ(store_->read_cursor("trainer"), store_->list_chunks("", 0)[2].cursor);
+  // The checkpoint goes to the store, and to a trainer on a fresh local copy.
+  atomic_write_file(trainer.local().checkpoint(), "state 1");
+  trainer.push_checkpoint();
+  EXPECT_EQ(store_->read_checkpoint().value_or(""), "state 1");
+  atomic_write_file(trainer.local().checkpoint(), "state 2");
+  trainer.push_checkpoint();
+  EXPECT_EQ(store_->read_checkpoint().value_or(""), "state 2");
+  StoreMirror fresh(*store_, RunDir((root / "fresh").string()));
+  EXPECT_TRUE(fresh.pull_checkpoint());
+  EXPECT_EQ(read_whole_file(fresh.local().checkpoint()), "state 2");
+  if (GetParam() == "dir") return;  // (its cursor lists recent chunks again; no mirror needed)
+  fresh.start_from_ack("trainer");
+  EXPECT_EQ(fresh.pull_chunks(), 0);  // nothing after the acknowledged cursor
+  EXPECT_EQ(fresh.fetch_chunks({chunk_name(0), chunk_name(2)}), 2);
+}
+
+TEST_P(StoreConformance, MirrorSetsAsideChunksOfAnotherRuleset) {
+  const fs::path root = scratch_dir("aside" + std::to_string(++run_counter));
+  StoreMirror worker(*store_, RunDir((root / "worker").string()));
+  atomic_write_file(worker.local().records() + "/" + chunk_name(0), chunk_bytes(kOtherFp, 1));
+  atomic_write_file(worker.local().records() + "/" + chunk_name(1), chunk_bytes(kFp, 1));
+  EXPECT_EQ(worker.push_chunks(true), 1);
+  EXPECT_TRUE(fs::exists(worker.local().records() + "/" + chunk_name(0) + ".refused"));
+  ASSERT_EQ(store_->list_chunks("", 0).size(), 1u);
+  EXPECT_EQ(store_->list_chunks("", 0)[0].name, chunk_name(1));
 }
 
 INSTANTIATE_TEST_SUITE_P(Stores, StoreConformance, ::testing::Values("dir", "redis"),
