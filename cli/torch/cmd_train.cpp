@@ -255,18 +255,32 @@ void cmd_trainer(const Options& o) {
   auto last_wait_log = std::chrono::steady_clock::now() - std::chrono::seconds(60);
   auto last_pull = std::chrono::steady_clock::now();
   auto last_status = std::chrono::steady_clock::now();
+  auto last_progress = last_status;
+  std::string workers_heard;
   while (!stop && (target == 0 || trainer.step() < target)) {
     if (rs.mirror && seconds_since(last_pull) >= 1) {
       last_pull = std::chrono::steady_clock::now();
       store_step("fetching record chunks", [&] { rs.mirror->pull_chunks(); });
     }
     trainer.ingest_new_records();
-    if (seconds_since(last_status) >= 30) {
+    // The workers it hears from: logged when one comes or goes (checked every 5 s), and every
+    // 30 s with the trainer's progress.
+    if (seconds_since(last_status) >= 5) {
       last_status = std::chrono::steady_clock::now();
-      std::string workers;
-      store_step("listing workers", [&] { workers = describe_workers(*rs.store); });
-      spdlog::info("trainer step {}, {} games, window {}; workers: {}", trainer.step(),
-                   trainer.games_seen(), trainer.window_size(), workers);
+      std::string names;
+      store_step("listing workers", [&] {
+        for (const WorkerInfo& w : rs.store->workers()) {
+          if (store_now_ms() - w.last_seen_ms < 60'000) names += w.name + " ";
+        }
+      });
+      if (names != workers_heard || seconds_since(last_progress) >= 30) {
+        last_progress = std::chrono::steady_clock::now();
+        workers_heard = names;
+        std::string workers;
+        store_step("listing workers", [&] { workers = describe_workers(*rs.store); });
+        spdlog::info("trainer step {}, {} games, window {}; workers: {}", trainer.step(),
+                     trainer.games_seen(), trainer.window_size(), workers);
+      }
     }
     int64_t allowed = trainer.steps_allowed();
     if (target > 0) allowed = std::min(allowed, target - trainer.step());

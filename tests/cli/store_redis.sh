@@ -122,6 +122,10 @@ resumed=$(grep -oE 'trainer resumed at step [0-9]+' "$tmp/trainer2.log" | grep -
 # the kill fell between publishing and logging.
 [ "$resumed" = "$last" ] || [ "$resumed" = "$((last + 5))" ] ||
   fail "the trainer resumed at step '$resumed', not at its last checkpoint $last"
+# Exactly: the window rebuilt from the same chunks holds the games the checkpoint counted.
+games_then=$(grep ",train,$resumed," "$tmp/trainer/metrics.csv" | cut -d, -f4)
+grep -q "trainer resumed at step $resumed ($games_then games" "$tmp/trainer2.log" ||
+  fail "the resumed trainer's window does not hold the checkpoint's $games_then games"
 grep -q "cannot fetch record chunk\|trainer skips a record chunk" "$tmp/trainer2.log" &&
   fail "a chunk of the checkpoint's window is missing"
 # Every chunk up to the acknowledged cursor is in the store still, and in the new trainer's copy.
