@@ -9,6 +9,8 @@
 #include <functional>
 
 #include "engine/atomic_file.h"
+#include "engine/text_format.h"
+#include "proto/model.pb.h"
 #include "train/store_dir.h"
 
 namespace fs = std::filesystem;
@@ -204,6 +206,27 @@ void StoreMirror::promote(const std::string& name) {
   }
   store_.promote_best(name);
   if (const auto b = store_.best()) best_version_ = b->version;
+}
+
+void StoreMirror::push_best() {
+  if (!fs::exists(meta_path(local_.best()))) return;
+  ModelMetadata meta;
+  TextFormatError error;
+  TextFormatOptions options;
+  options.allow_unknown_fields = true;
+  if (!parse_text_format(read_whole_file(meta_path(local_.best())), meta, error, options)) {
+    throw StoreError(local_.best() + ": damaged model metadata (" + error.describe() + ")");
+  }
+  const auto b = store_.best();
+  if (b && b->model_id == meta.model_id()) return;
+  char name[64];
+  std::snprintf(name, sizeof name, "model-%06lld.pt", static_cast<long long>(meta.training_step()));
+  promote(name);
+}
+
+void StoreMirror::push_gates() {
+  const GateLog local = read_gate_log(local_);
+  for (const GateResult& g : local.gates()) store_.append_gate_result(g);
 }
 
 void StoreMirror::push_checkpoint() {

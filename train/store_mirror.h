@@ -59,6 +59,11 @@ class StoreMirror {
   bool pull_best();
   // Makes `name` (a local models/ file, published first if needed) the store's best.
   void promote(const std::string& name);
+  // When the local models/best.pt is another model than the store's best: promotes it there
+  // (by its training step's file name). For a process that gates locally (`pincer train`).
+  void push_best();
+  // Every local gate result the store does not have.
+  void push_gates();
 
   // The local trainer.ckpt into the store, when it changed since the last push.
   void push_checkpoint();

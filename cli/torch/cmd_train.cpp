@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <optional>
 #include <thread>
 
 #include "cli/support/commands.h"
@@ -97,39 +98,6 @@ void add_store(CLI::App& app, Options& o) {
                  "(docs/distributed.md)");
   app.add_option("--cache", o.cache,
                  "Local working copy of a redis:// run (default ~/.cache/pincer/RUN/ROLE)");
-}
-
-void cmd_train(const Options& o) {
-  std::string path = o.dir;
-  if (!o.store.empty()) {
-    if (!o.dir.empty()) throw ConfigError("give --dir or --store, not both");
-    if (!is_dir_store(o.store, &path)) {
-      throw ConfigError("pincer train runs everything in one process on a run directory; with " +
-                        o.store +
-                        " run `pincer selfplay`, `pincer trainer` and `pincer gate` with --store "
-                        "(docs/distributed.md)");
-    }
-  }
-  if (path.empty()) throw ConfigError("--dir or --store is required");
-  const RunDir dir(path);
-  RunConfig cfg;
-  if (!o.config.empty()) {
-    cfg = load_run_config(o.config);
-  } else if (fs::exists(dir.config())) {
-    cfg = load_run_config(dir.config());
-    spdlog::info("resuming {} with its config.textproto", path);
-  } else {
-    throw ConfigError("--config is required for a new run dir (" + path + " has no config)");
-  }
-  LoopOptions lo;
-  if (o.minutes > 0) lo.max_minutes = o.minutes;
-  lo.stop = &install_stop_signal();
-  lo.status_line = !o.quiet;
-  const LoopSummary s = run_training_loop(cfg, dir, lo);
-  std::printf("steps=%lld games=%lld positions=%lld gates=%d promotions=%d seconds=%.0f best=%s\n",
-              static_cast<long long>(s.steps), static_cast<long long>(s.games),
-              static_cast<long long>(s.positions), s.gates, s.promotions, s.seconds,
-              s.best_model.c_str());
 }
 
 void cmd_selfplay(const Options& o) {
@@ -238,6 +206,85 @@ void publish_checkpoint(RunStore& rs, const Trainer& trainer) {
     rs.mirror->ack("trainer", trainer.ingested_chunks());
     rs.mirror->push_events();
   });
+}
+
+// `pincer train --store redis://...`: the loop on a local copy, and a thread that keeps the
+// store in step: the loop's chunks, candidates, checkpoints, promotions, gates and metrics go
+// up; other workers' chunks come down (the loop's trainer trains on them too).
+class LoopMirror {
+ public:
+  explicit LoopMirror(RunStore& rs) : rs_(rs) {
+    if (!rs_.mirror) return;
+    thread_ = std::thread([this] {
+      while (!done_) {
+        for (int i = 0; i < 10 && !done_; ++i) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        }
+        sync();
+      }
+    });
+  }
+  ~LoopMirror() {
+    if (!thread_.joinable()) return;
+    done_ = true;
+    thread_.join();
+    sync();
+  }
+
+ private:
+  void sync() {
+    store_step("keeping the store in step", [&] {
+      StoreMirror& m = *rs_.mirror;
+      m.push_chunks(false);
+      m.pull_chunks();
+      m.push_models();
+      m.push_checkpoint();
+      m.push_best();
+      m.push_gates();
+      m.push_events();
+    });
+  }
+  RunStore& rs_;
+  std::atomic<bool> done_{false};
+  std::thread thread_;
+};
+
+void cmd_train(const Options& o) {
+  if (!o.store.empty() && !o.dir.empty()) throw ConfigError("give --dir or --store, not both");
+  if (o.store.empty() && o.dir.empty()) throw ConfigError("--dir or --store is required");
+  std::unique_ptr<RunStore> rs;
+  std::string path = o.dir;
+  if (!o.store.empty() && !is_dir_store(o.store, &path)) {
+    rs = std::make_unique<RunStore>(open_run_store(store_options(o, "train")));
+    resume_from_store(*rs);
+    path = rs->dir->root;
+  }
+  const RunDir dir(path);
+  RunConfig cfg;
+  if (rs) {
+    cfg = rs->config;
+  } else if (!o.config.empty()) {
+    cfg = load_run_config(o.config);
+  } else if (fs::exists(dir.config())) {
+    cfg = load_run_config(dir.config());
+    spdlog::info("resuming {} with its config.textproto", path);
+  } else {
+    throw ConfigError("--config is required for a new run dir (" + path + " has no config)");
+  }
+  LoopOptions lo;
+  if (o.minutes > 0) lo.max_minutes = o.minutes;
+  lo.stop = &install_stop_signal();
+  lo.status_line = !o.quiet;
+  LoopSummary s;
+  {
+    std::optional<LoopMirror> mirror;
+    if (rs) mirror.emplace(*rs);
+    s = run_training_loop(cfg, dir, lo);
+  }
+  std::printf("steps=%lld games=%lld positions=%lld gates=%d promotions=%d seconds=%.0f best=%s\n",
+              static_cast<long long>(s.steps), static_cast<long long>(s.games),
+              static_cast<long long>(s.positions), s.gates, s.promotions, s.seconds,
+              s.best_model.c_str());
 }
 
 void cmd_trainer(const Options& o) {
@@ -386,7 +433,7 @@ RegisterCommand reg_train{
     [](CLI::App& app) {
       auto o = std::make_shared<Options>();
       add_common(app, *o, false);
-      app.add_option("--store", o->store, "The run's store: dir://PATH (the same as --dir)");
+      add_store(app, *o);
       app.add_option("--minutes", o->minutes,
                      "Stop after this many minutes (overrides max_minutes)");
       app.add_flag("--quiet", o->quiet, "No live status line");
