@@ -156,5 +156,25 @@ leftover=$(ls "$tmp/w1/records" "$tmp/w2/records" 2>/dev/null | grep -c '\.chunk
 [ "$leftover" -eq 0 ] || fail "$leftover finished chunks were not sent by stopped workers"
 grep -h "Segmentation\|terminate called\|Aborted" "$tmp"/*.log && fail "a process crashed"
 echo "phase 3 ($SECONDS s): w1 $(chunks_of w1) chunks, w2 $(chunks_of w2) chunks"
+
+# `pincer train` on a second run of the same server, then the run copied to a directory (which
+# reads whole) and back into Redis.
+url2="redis://127.0.0.1:$port/loop"
+"$pincer" train --store "$url2" --config "$tmp/config.textproto" --cache "$tmp/loop" \
+  --minutes 0.25 --quiet > "$tmp/loop.log" 2>&1 || fail "pincer train --store exited with $?"
+status=$("$pincer" store status --store "$url2" 2>&1)
+echo "$status" | grep -q '^checkpoint [0-9]* bytes' || fail "pincer train put no checkpoint into the store: $status"
+[ "$(echo "$status" | grep -oE '^record chunks [0-9]+' | grep -oE '[0-9]+')" -gt 0 ] ||
+  fail "pincer train put no records into the store"
+"$pincer" store copy --from "$url2" --to "dir://$tmp/copied" > /dev/null || fail "store copy to a directory"
+"$pincer" --log-level warn checkrun --dir "$tmp/copied" > "$tmp/checkrun.log" 2>&1 ||
+  fail "the copied run does not read whole: $(cat "$tmp/checkrun.log")"
+"$pincer" store copy --from "dir://$tmp/copied" --to "redis://127.0.0.1:$port/back" > /dev/null ||
+  fail "store copy back to Redis"
+[ "$("$pincer" store status --store "redis://127.0.0.1:$port/back" | grep -v '^store\|^worker\|cursor')" = \
+  "$(echo "$status" | grep -v '^store\|^worker\|cursor')" ] || fail "the run copied back differs"
+"$pincer" store copy --from "$url2" --to "dir://$tmp/copied" > /dev/null 2>&1 &&
+  fail "store copy over an existing directory"
+echo "phase 4 ($SECONDS s): $(cat "$tmp/checkrun.log")"
 [ $failures -eq 0 ] || for f in "$tmp"/*.log; do echo "== $f"; tail -n 8 "$f"; done
 exit $((failures > 0))
