@@ -85,12 +85,12 @@ void DirStore::bind(const std::string& fingerprint) {
   Store::bind(fingerprint);
 }
 
-DirStore::DirStore(std::string path) : dir_(std::move(path)) {
+DirStore::DirStore(std::string path) : dir_(std::move(path)) {}
+
+void DirStore::make_folder(const std::string& folder) {
   std::error_code ec;
-  fs::create_directories(dir_.models(), ec);
-  fs::create_directories(dir_.records(), ec);
-  if (ec)
-    throw StoreUnavailable("cannot create the run directory " + dir_.root + ": " + ec.message());
+  fs::create_directories(folder, ec);
+  if (ec) throw StoreError("cannot create " + folder + ": " + ec.message());
 }
 
 std::string DirStore::run_fingerprint() {
@@ -104,7 +104,10 @@ std::optional<ConfigItem> DirStore::read_config() {
   return ConfigItem{read_file_or_throw(dir_.config(), "config"), ""};
 }
 
-void DirStore::write_config(const std::string& text) { atomic_write_file(dir_.config(), text); }
+void DirStore::write_config(const std::string& text) {
+  make_folder(dir_.root);
+  atomic_write_file(dir_.config(), text);
+}
 
 void DirStore::append_chunk(const std::string& name, const std::string& bytes) {
   check_store_name(name, "record chunk");
@@ -112,6 +115,7 @@ void DirStore::append_chunk(const std::string& name, const std::string& bytes) {
   check_fingerprint(record_chunk_fingerprint(bytes, name), "record chunk " + name);
   const std::string path = (fs::path(dir_.records()) / name).string();
   if (fs::exists(path)) return;
+  make_folder(dir_.records());
   atomic_write_file(path, bytes);
 }
 
@@ -152,7 +156,7 @@ std::string DirStore::read_cursor(const std::string& consumer) {
 
 void DirStore::write_cursor(const std::string& consumer, const std::string& cursor) {
   check_store_name(consumer, "consumer");
-  fs::create_directories(dir_.path("cursors"));
+  make_folder(dir_.path("cursors"));
   atomic_write_file(dir_.path("cursors/" + consumer), cursor);
 }
 
@@ -163,6 +167,7 @@ void DirStore::publish_model(const std::string& name, const ModelBlob& blob) {
   check_fingerprint(model_metadata_fingerprint(blob.metadata, name), "model " + name);
   // The weights first, the metadata last: a model is listed once its metadata is there.
   const std::string path = (fs::path(dir_.models()) / name).string();
+  make_folder(dir_.models());
   atomic_write_file(path, blob.weights);
   atomic_write_file(meta_path(path), blob.metadata);
 }
@@ -227,6 +232,7 @@ ModelBlob DirStore::fetch_best() { return read_model_files(dir_.best(), "best mo
 
 void DirStore::write_checkpoint(const std::string& bytes) {
   require_bound();
+  make_folder(dir_.root);
   atomic_write_file(dir_.checkpoint(), bytes);
 }
 
@@ -243,6 +249,7 @@ void DirStore::append_gate_result(const GateResult& result) {
     if (g.candidate() == result.candidate()) return;
   }
   *log.add_gates() = result;
+  make_folder(dir_.root);
   write_gate_log(dir_, log);
 }
 
@@ -260,6 +267,7 @@ GateLog DirStore::read_gate_log() {
 void DirStore::append_event(const std::string& row) {
   require_bound();
   if (row.find('\n') != std::string::npos) throw StoreError("a metrics row with a newline");
+  make_folder(dir_.root);
   append_metrics_row(dir_, row);
 }
 
@@ -281,7 +289,7 @@ std::vector<std::string> DirStore::read_events() {
 
 void DirStore::heartbeat(const WorkerInfo& info) {
   check_store_name(info.name, "worker");
-  fs::create_directories(dir_.path("workers"));
+  make_folder(dir_.path("workers"));
   atomic_write_file(dir_.path("workers/" + info.name),
                     std::to_string(info.last_seen_ms) + "\n" + info.status + "\n");
 }

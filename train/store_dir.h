@@ -43,6 +43,7 @@ class DirStore : public Store {
 
  private:
   ModelBlob read_model_files(const std::string& pt_path, const std::string& what);
+  static void make_folder(const std::string& folder);
   RunDir dir_;
 };
 
