@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <chrono>
 #include <filesystem>
 #include <optional>
@@ -40,6 +41,18 @@ struct Options {
   std::string store;
   std::string cache;
 };
+
+// sp-<host>-<pid>: unique across the machines of a run (chunk names carry it; the store keeps
+// one chunk per name).
+std::string default_writer() {
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  std::string name = "sp-";
+  for (const char* c = host; *c && name.size() < 40; ++c) {
+    name += std::isalnum(static_cast<unsigned char>(*c)) ? *c : '-';
+  }
+  return name + "-" + std::to_string(::getpid());
+}
 
 RunStoreOptions store_options(const Options& o, const std::string& role) {
   RunStoreOptions r;
@@ -101,7 +114,7 @@ void add_store(CLI::App& app, Options& o) {
 }
 
 void cmd_selfplay(const Options& o) {
-  const std::string writer = o.writer.empty() ? "sp" + std::to_string(::getpid()) : o.writer;
+  const std::string writer = o.writer.empty() ? default_writer() : o.writer;
   RunStore rs = open_run_store(store_options(o, "selfplay-" + writer));
   const RunDir& dir = *rs.dir;
   const auto& stop = install_stop_signal();
@@ -446,7 +459,9 @@ RegisterCommand reg_selfplay{
       add_common(app, *o, false);
       add_store(app, *o);
       app.add_option("--games", o->games, "Stop after this many games (default: until stopped)");
-      app.add_option("--writer", o->writer, "Name of this generator in chunk names");
+      app.add_option("--writer", o->writer,
+                     "Name of this worker in chunk names and heartbeats (default sp-HOST-PID); "
+                     "started again with the same name, it sends the chunks it left");
       app.callback([o] { cmd_selfplay(*o); });
     }};
 
