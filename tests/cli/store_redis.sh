@@ -92,6 +92,11 @@ for w in w1 w2; do
 done
 
 await "$tmp/trainer.log" 'step 10: .*wrote' 150 || die "the trainer wrote no checkpoint at step 10"
+# A worker may start later than the other (loading torch on a busy machine): up to 60 s more.
+for ((i = 0; i < 600; ++i)); do
+  [ "$(chunks_of w1)" -gt 0 ] && [ "$(chunks_of w2)" -gt 0 ] && break
+  sleep 0.1
+done
 [ "$(chunks_of w1)" -gt 0 ] || fail "no records from worker w1"
 [ "$(chunks_of w2)" -gt 0 ] || fail "no records from worker w2"
 await "$tmp/gate.log" 'promoted' 60 || fail "no candidate was gated and promoted"
