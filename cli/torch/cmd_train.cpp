@@ -398,12 +398,16 @@ void pull_for_gate(RunStore& rs) {
 // best without its gate record, never a recorded promotion that did not happen), then the result.
 void publish_gate(RunStore& rs, const GateResult& r) {
   if (!rs.mirror) return;
+  // Until the store takes it (a store that is down is waited for; any other refusal is an
+  // error: the gate stays in the local copy's gating.textproto).
   for (;;) {
-    const bool ok = store_step("publishing the gate", [&] {
+    try {
       if (r.promoted()) rs.mirror->promote(r.candidate());
       rs.mirror->push_gate(r);
-    });
-    if (ok) return;
+      return;
+    } catch (const StoreUnavailable& e) {
+      spdlog::warn("publishing the gate of {}: {} (will try again)", r.candidate(), e.what());
+    }
     std::this_thread::sleep_for(std::chrono::seconds(2));
   }
 }
