@@ -10,8 +10,10 @@
 
 #include "cli/support/commands.h"
 #include "cli/torch/stop_signal.h"
+#include "engine/registry.h"
 #include "nn/model.h"
 #include "train/config.h"
+#include "train/distributed.h"
 #include "train/gate.h"
 #include "train/loop.h"
 #include "train/report.h"
@@ -33,6 +35,8 @@ struct Options {
   std::string candidate;
   bool watch = false;
   std::string writer;
+  DistributedOptions dist;  // trainer: data-parallel ranks
+  double dist_timeout_s = 300;
 };
 
 void add_common(CLI::App& app, Options& o, bool config_required) {
@@ -111,16 +115,29 @@ void cmd_selfplay(const Options& o) {
 void cmd_trainer(const Options& o) {
   const RunDir dir(o.dir);
   const RunConfig cfg = run_dir_config(dir, o.config);
-  GamePtr game = prepare_run_dir(dir, cfg);
-  const auto& stop = install_stop_signal();
-  Trainer trainer(game, cfg, dir);
+  // Data-parallel (docs/distributed.md): rank 0 owns the run dir (checkpoints, models, metrics);
+  // the other ranks only read its records and train.
+  std::unique_ptr<DataParallel> group;
+  if (o.dist.world_size != 1 || o.dist.rank != 0 || !o.dist.master.empty()) {
+    DistributedOptions d = o.dist;
+    if (d.master.empty()) throw DistributedError("--world-size needs --master HOST:PORT");
+    d.timeout = std::chrono::milliseconds(static_cast<int64_t>(o.dist_timeout_s * 1000));
+    group = DataParallel::connect(d);
+  }
+  const bool writer = !group || group->rank() == 0;
+  GamePtr game = writer ? prepare_run_dir(dir, cfg) : load_game(cfg.rules());
+  const auto& stop_signal = install_stop_signal();
+  // Every rank stops at the same step: a stop on any of them is agreed on before each step.
+  auto stopping = [&] { return group ? group->any(stop_signal) : bool(stop_signal); };
+  Trainer trainer(game, cfg, dir, group.get());
   const auto& tc = cfg.trainer();
   const int64_t target = o.steps > 0 ? trainer.step() + o.steps : tc.total_steps();
+  if (group) group->check_same(uint64_t(target), "step target (--steps)");
   double lp = 0, lv = 0;
   int n = 0;
   int64_t unsaved = 0;
   auto last_wait_log = std::chrono::steady_clock::now() - std::chrono::seconds(60);
-  while (!stop && (target == 0 || trainer.step() < target)) {
+  while (!stopping() && (target == 0 || trainer.step() < target)) {
     trainer.ingest_new_records();
     int64_t allowed = trainer.steps_allowed();
     if (target > 0) allowed = std::min(allowed, target - trainer.step());
@@ -133,10 +150,10 @@ void cmd_trainer(const Options& o) {
       std::this_thread::sleep_for(std::chrono::milliseconds(500));
       continue;
     }
-    for (int64_t i = 0; i < allowed && !stop; ++i) {
+    for (int64_t i = 0; i < allowed && !stopping(); ++i) {
       const TrainStepResult r = trainer.train_step();
       lp += r.policy_loss, lv += r.value_loss, ++n, ++unsaved;
-      if (r.step % tc.checkpoint_every() == 0) {
+      if (writer && r.step % tc.checkpoint_every() == 0) {
         const std::string path = trainer.write_model();
         trainer.save_checkpoint();
         unsaved = 0;
@@ -153,7 +170,7 @@ void cmd_trainer(const Options& o) {
       }
     }
   }
-  if (unsaved > 0) {
+  if (writer && unsaved > 0) {
     trainer.write_model();
     trainer.save_checkpoint();
   }
@@ -218,6 +235,14 @@ RegisterCommand reg_trainer{
       auto o = std::make_shared<Options>();
       add_common(app, *o, false);
       app.add_option("--steps", o->steps, "Stop after this many more steps");
+      app.add_option("--world-size", o->dist.world_size,
+                     "Data-parallel: train one model on this many processes (default 1)");
+      app.add_option("--rank", o->dist.rank, "Data-parallel: this process's rank, 0..world-1");
+      app.add_option("--master", o->dist.master,
+                     "Data-parallel: HOST:PORT of rank 0's rendezvous (rank 0 listens there)");
+      app.add_option("--dist-timeout", o->dist_timeout_s,
+                     "Data-parallel: seconds to wait for the other ranks (default 300)")
+          ->check(CLI::PositiveNumber);
       app.callback([o] { cmd_trainer(*o); });
     }};
 

@@ -191,7 +191,7 @@ TEST_F(DataParallelTraining, RanksWithAnotherConfigAreRefused) {
 TEST(DataParallel, AnUnreachableMasterTimesOutWithAClearError) {
   const auto start = std::chrono::steady_clock::now();
   try {
-    DataParallel::connect(options(2, 1, free_port(), milliseconds(1500)));
+    DataParallel::connect(options(2, 1, free_port(), milliseconds(2000)));
     FAIL() << "connected to nobody";
   } catch (const DistributedError& e) {
     EXPECT_NE(std::string(e.what()).find("could not reach the master 127.0.0.1:"),
@@ -245,7 +245,7 @@ TEST(DataParallel, CollectivesWorkAndADeadRankIsAnErrorNotAHang) {
   std::atomic<bool> rank1_gone{false};
   const auto start = std::chrono::steady_clock::now();
   const auto errors = on_ranks(2, [&](int r) {
-    auto group = DataParallel::connect(options(2, r, port, milliseconds(4000)));
+    auto group = DataParallel::connect(options(2, r, port, milliseconds(2000)));
     EXPECT_EQ(group->rank(), r);
     EXPECT_EQ(group->world_size(), 2);
     auto t = torch::full({3}, float(r + 1));
