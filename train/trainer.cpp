@@ -166,6 +166,56 @@ struct Trainer::Impl {
     return XXH64(s.data(), s.size(), 0);
   }
 
+  // Rank 0 sends the record chunks `names` (their bytes, from its records/); the other ranks keep
+  // them in their own records/ and return the names. So a rank needs no shared file system or
+  // store, only rank 0. A chunk rank 0 cannot read is sent as missing (and skipped by all).
+  std::vector<std::string> share_chunks(std::vector<std::string> names) {
+    std::string payload;
+    if (group->rank() == 0) {
+      for (const std::string& name : names) {
+        std::string bytes;
+        bool readable = true;
+        try {
+          bytes = read_whole_file((fs::path(dir.records()) / name).string());
+        } catch (const std::exception&) {
+          readable = false;
+        }
+        payload += name + '\n' + (readable ? std::to_string(bytes.size()) : "-") + '\n' + bytes;
+      }
+      group->broadcast_bytes(payload);
+      return names;
+    }
+    payload = group->broadcast_bytes(payload);
+    names.clear();
+    fs::create_directories(dir.records());
+    size_t pos = 0;
+    auto line = [&] {
+      const size_t end = payload.find('\n', pos);
+      if (end == std::string::npos) throw DistributedError("rank 0 sent a damaged chunk list");
+      std::string text = payload.substr(pos, end - pos);
+      pos = end + 1;
+      return text;
+    };
+    while (pos < payload.size()) {
+      const std::string name = line();
+      const std::string size = line();
+      if (name.empty() || name[0] == '.' || name.find('/') != std::string::npos) {
+        throw DistributedError("rank 0 sent a chunk with a bad name: " + name.substr(0, 100));
+      }
+      names.push_back(name);
+      if (size == "-") continue;
+      const size_t n = size.find_first_not_of("0123456789") == std::string::npos && !size.empty()
+                           ? std::stoull(size)
+                           : std::string::npos;
+      if (n > payload.size() - pos) throw DistributedError("rank 0 sent a damaged chunk list");
+      const std::string path = (fs::path(dir.records()) / name).string();
+      const std::string bytes = payload.substr(pos, n);
+      pos += n;
+      if (!fs::exists(path) || read_whole_file(path) != bytes) atomic_write_file(path, bytes);
+    }
+    return names;
+  }
+
   uint64_t window_hash() const {
     uint64_t h = mix_seed(window.size(), state.games_seen());
     h = mix_seed(h, state.positions_seen());
@@ -188,6 +238,7 @@ Trainer::Trainer(GamePtr game, const RunConfig& config, const RunDir& dir, DataP
     // Every rank starts from rank 0's checkpoint: the same weights, optimiser and window.
     const std::string bytes = group->broadcast_bytes("");
     m.load_checkpoint(device, &bytes);
+    m.share_chunks({});
     m.rebuild_window();
     spdlog::info("trainer rank {} starts at rank 0's step {} (window {} positions)", group->rank(),
                  m.state.step(), m.window.size());
@@ -204,7 +255,11 @@ Trainer::Trainer(GamePtr game, const RunConfig& config, const RunDir& dir, DataP
   }
   m.model->impl().net->train();
   if (group) {
-    if (!follower) group->broadcast_bytes(m.checkpoint_bytes());
+    if (!follower) {
+      group->broadcast_bytes(m.checkpoint_bytes());
+      const auto& window = m.state.ingested_chunks();
+      m.share_chunks({window.begin(), window.end()});
+    }
     group->check_same(state_hash(), "weights after loading rank 0's checkpoint");
     group->check_same(m.window_hash(), "window (do all ranks read the same records?)");
   }
@@ -214,21 +269,15 @@ Trainer::~Trainer() = default;
 
 int Trainer::ingest_new_records() {
   Impl& m = *impl_;
-  // Rank 0 decides which chunks to read; the other ranks read the same ones, in the same order.
+  // Rank 0 decides which chunks to read and sends them; the other ranks read the same ones, in
+  // the same order.
   std::vector<std::string> names;
   if (!m.group || m.group->rank() == 0) {
     for (const std::string& name : list_record_chunks(m.dir.records())) {
       if (!m.ingested.count(name)) names.push_back(name);
     }
   }
-  if (m.group) {
-    std::string joined;
-    for (const std::string& name : names) joined += name + '\n';
-    joined = m.group->broadcast_bytes(joined);
-    names.clear();
-    std::istringstream lines(joined);
-    for (std::string name; std::getline(lines, name);) names.push_back(name);
-  }
+  if (m.group) names = m.share_chunks(names);
   int games = 0;
   for (const std::string& name : names) {
     if (m.ingested.count(name)) continue;
