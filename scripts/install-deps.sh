@@ -6,6 +6,8 @@ packages=(build-essential cmake ninja-build ccache pkg-config clang libclang-rt-
   libtorch-dev libtbb-dev libprotobuf-dev protobuf-compiler libspdlog-dev libgtest-dev libgmock-dev
   libcli11-dev nlohmann-json3-dev libxxhash-dev libzstd-dev libbenchmark-dev stockfish
   libcpp-httplib-dev chromium
+  # Gloo's headers: torch c10d's ProcessGroupGloo.hpp includes them (data-parallel trainer).
+  libgloo-dev
   # OpenBLAS (OpenMP build): LibTorch's CPU matrix products go through the system BLAS, and
   # Debian's default is the slow reference one (docs/training.md, "Network speed").
   libopenblas0-openmp)
