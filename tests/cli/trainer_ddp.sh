@@ -74,11 +74,11 @@ port=$(free_port)
 "$pincer" trainer --config "$cfg" --dir "$tmp/r1c" --world-size 2 --rank 1 \
   --master "127.0.0.1:$port" --dist-timeout 60 > "$tmp/rank1c.log" 2>&1 &
 victim=$!
-pids+=($victim)
+pids+=("$victim")
 "$pincer" trainer --config "$cfg" --dir "$tmp/r0" --world-size 2 --rank 0 \
   --master "127.0.0.1:$port" --dist-timeout 60 > "$tmp/rank0c.log" 2>&1 &
 survivor=$!
-pids+=($survivor)
+pids+=("$survivor")
 for _ in $(seq 300); do grep -q "starts at rank 0's step" "$tmp/rank1c.log" && break; sleep 0.1; done
 sleep 0.5
 kill -9 $victim
