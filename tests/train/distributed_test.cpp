@@ -121,6 +121,8 @@ class DataParallelTraining : public ::testing::Test {
 // would give other gradients.
 TEST_F(DataParallelTraining, TwoRanksTrainTheWeightsOfOneRankAccumulatingTheSameShards) {
   const auto initial = parameters(rank_dir(0).model(0), *game_);
+  // A copy of the run for a group that never stops (the exact-resume check below).
+  fs::copy(scratch_ / "rank0", scratch_ / "uninterrupted", fs::copy_options::recursive);
   std::vector<torch::Tensor> reference;
   {
     Trainer t(game_, cfg_, rank_dir(0), nullptr, 2);
@@ -170,6 +172,20 @@ TEST_F(DataParallelTraining, TwoRanksTrainTheWeightsOfOneRankAccumulatingTheSame
   // Within float tolerance of the reference (sums in another order), and training moved them.
   EXPECT_LT(max_difference(trained, reference), 1e-4);
   EXPECT_GT(max_difference(trained, initial), 1e-2);
+
+  // Exact resume: a group that trains the 5 steps without stopping ends bit for bit the same.
+  uint64_t uninterrupted = 0;
+  const uint16_t third_port = free_port();
+  errors = on_ranks(2, [&](int r) {
+    auto group = DataParallel::connect(options(2, r, third_port, milliseconds(30000)));
+    const RunDir dir(scratch_ / (r == 0 ? "uninterrupted" : "uninterrupted-rank1"));
+    Trainer t(r == 0 ? game_ : load_game(cfg_.rules()), cfg_, dir, group.get());
+    t.ingest_new_records();
+    for (int i = 0; i < 5; ++i) t.train_step();
+    if (r == 0) uninterrupted = t.state_hash();
+  });
+  ASSERT_EQ(errors, std::vector<std::string>(2)) << errors[0] << "\n" << errors[1];
+  EXPECT_EQ(uninterrupted, hashes[0]);
 }
 
 TEST_F(DataParallelTraining, RanksWithAnotherConfigAreRefused) {
