@@ -92,13 +92,11 @@ struct DataParallel::Impl {
     try {
       work->wait();
     } catch (const std::exception& e) {
-      std::string why = e.what();
-      if (const size_t nl = why.find('\n'); nl != std::string::npos) why.resize(nl);
       throw DistributedError("data-parallel " + what + " failed on rank " +
                              std::to_string(options.rank) + " of " +
                              std::to_string(options.world_size) +
                              ": another rank died, stopped or did not answer within " +
-                             seconds(options.timeout) + " (" + why.substr(0, 300) + ")");
+                             seconds(options.timeout) + " (" + first_line(e.what()) + ")");
     }
   }
 };
@@ -131,17 +129,15 @@ std::unique_ptr<DataParallel> DataParallel::connect(const DistributedOptions& o)
   try {
     tcp = c10::make_intrusive<c10d::TCPStore>(host, so);
   } catch (const std::exception& e) {
-    std::string why = e.what();
-    if (const size_t nl = why.find('\n'); nl != std::string::npos) why.resize(nl);
     if (o.rank == 0) {
       throw DistributedError(
           "rank 0 could not serve the rendezvous at " + o.master +
-          " (is the port in use, or the host not this machine?): " + why.substr(0, 300));
+          " (is the port in use, or the host not this machine?): " + first_line(e.what()));
     }
     throw DistributedError(
         "rank " + std::to_string(o.rank) + " could not reach the master " + o.master + " within " +
         seconds(o.timeout) +
-        " (is rank 0 started, and the address and port right?): " + why.substr(0, 300));
+        " (is rank 0 started, and the address and port right?): " + first_line(e.what()));
   }
   impl->store = c10::make_intrusive<c10d::PrefixStore>("pincer", tcp);
 

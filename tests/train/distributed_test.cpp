@@ -214,6 +214,26 @@ TEST(DataParallel, AnUnreachableMasterTimesOutWithAClearError) {
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30));
 }
 
+TEST(DataParallel, APortInUseIsAClearErrorOnRank0) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_ANY);
+  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  ASSERT_EQ(::listen(fd, 4), 0);
+  socklen_t len = sizeof addr;
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  try {
+    DataParallel::connect(options(2, 0, ntohs(addr.sin_port), milliseconds(1000)));
+    ADD_FAILURE() << "rank 0 served on a port in use";
+  } catch (const DistributedError& e) {
+    EXPECT_NE(std::string(e.what()).find("rank 0 could not serve the rendezvous"),
+              std::string::npos)
+        << e.what();
+  }
+  ::close(fd);
+}
+
 TEST(DataParallel, BadOptionsAreRefusedBeforeConnecting) {
   auto refusal = [](DistributedOptions o) -> std::string {
     try {
