@@ -35,8 +35,9 @@ class Trainer {
   // is today's batch), and the gradient is the mean of the shards' gradients. With a `group` of
   // N ranks each rank computes `micro_batches` shards and the gradients are all-reduced; every
   // rank starts from rank 0's checkpoint and ingests the chunks rank 0 ingests (rank 0 sends
-  // them: the others' run dirs are local copies), so their models stay identical. Without a group, micro_batches > 1 accumulates the shards in one process (the
-  // same step as that many ranks). The defaults are today's single-process trainer.
+  // them: the others' run dirs are local copies), so their models stay identical. Without a group,
+  // micro_batches > 1 accumulates the shards in one process (the same step as that many ranks). The
+  // defaults are today's single-process trainer.
   Trainer(GamePtr game, const RunConfig& config, const RunDir& dir, DataParallel* group = nullptr,
           int micro_batches = 1);
   ~Trainer();
