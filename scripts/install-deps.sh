@@ -8,6 +8,8 @@ packages=(build-essential cmake ninja-build ccache pkg-config clang libclang-rt-
   libcpp-httplib-dev chromium
   # The redis:// store (train/store_redis.h) and its tests: the client library and the server.
   libhiredis-dev redis-server
+  # Gloo's headers: torch c10d's ProcessGroupGloo.hpp includes them (data-parallel trainer).
+  libgloo-dev
   # OpenBLAS (OpenMP build): LibTorch's CPU matrix products go through the system BLAS, and
   # Debian's default is the slow reference one (docs/training.md, "Network speed").
   libopenblas0-openmp)

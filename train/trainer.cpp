@@ -1,6 +1,7 @@
 #include "train/trainer.h"
 
 #include <spdlog/spdlog.h>
+#include <xxhash.h>
 
 #include <cmath>
 #include <filesystem>
@@ -11,6 +12,7 @@
 #include "engine/atomic_file.h"
 #include "engine/random.h"
 #include "nn/network.h"
+#include "train/distributed.h"
 #include "train/records.h"
 #include "train/window.h"
 
@@ -27,6 +29,18 @@ struct Trainer::Impl {
   TrainerState state;
   std::set<std::string> ingested;
   Window window;
+  DataParallel* group = nullptr;  // data-parallel ranks (null: this process alone)
+  int micro_batches = 1;          // shards of each step computed here
+
+  // Shards of a step's batch, over all ranks, and the first one this process computes.
+  int shards() const { return (group ? group->world_size() : 1) * micro_batches; }
+  int first_shard() const { return (group ? group->rank() : 0) * micro_batches; }
+
+  struct Losses {
+    torch::Tensor loss, policy, value;
+  };
+  // The loss of shard `shard` (of `shards`) of step `step`'s batch.
+  Losses shard_losses(int64_t step, int shard, int shards);
 
   Impl(GamePtr g, const RunConfig& c, const RunDir& d)
       : game(std::move(g)), cfg(c), dir(d), window(c.trainer().window_positions()) {}
@@ -48,14 +62,20 @@ struct Trainer::Impl {
   // Loads trainer.ckpt: weights, optimiser and state. Every failure (a damaged archive, a state
   // that does not parse, a network config out of range, weights of another shape) is a
   // ModelError naming the file; the metadata is checked before anything is allocated.
-  void load_checkpoint(const std::string& device) {
-    const std::string path = dir.checkpoint();
+  // With `bytes` the checkpoint comes from them (rank 0's, on the other ranks).
+  void load_checkpoint(const std::string& device, const std::string* bytes = nullptr) {
+    const std::string path = dir.checkpoint() + (bytes ? " (rank 0's)" : "");
     auto damaged = [&](const std::string& why) {
       return ModelError("trainer checkpoint " + path + " is damaged: " + why.substr(0, 300));
     };
     torch::serialize::InputArchive archive, net_archive, opt_archive;
     try {
-      archive.load_from(path, torch::Device(torch::kCPU));
+      if (bytes) {
+        std::istringstream in(*bytes);
+        archive.load_from(in, torch::Device(torch::kCPU));
+      } else {
+        archive.load_from(path, torch::Device(torch::kCPU));
+      }
       torch::Tensor bytes;
       archive.read("trainer_state", bytes);
       if (bytes.scalar_type() != torch::kUInt8 || bytes.dim() != 1) throw damaged("trainer state");
@@ -111,20 +131,120 @@ struct Trainer::Impl {
     }
     return true;
   }
+
+  // Rebuilds the window exactly as it was: the same chunks in the same order.
+  void rebuild_window() {
+    for (const std::string& name : state.ingested_chunks()) {
+      ingest(name, false);
+      ingested.insert(name);
+    }
+  }
+
+  std::string checkpoint_bytes() {
+    ModelMetadata meta = model->metadata();
+    meta.set_training_step(state.step());
+    *state.mutable_model() = meta;
+    torch::serialize::OutputArchive archive, net_archive, opt_archive;
+    model->impl().net->save(net_archive);
+    opt->save(opt_archive);
+    archive.write("net", net_archive);
+    archive.write("optimizer", opt_archive);
+    archive.write("trainer_state", bytes_to_tensor(state.SerializeAsString()));
+    std::ostringstream out;
+    archive.save_to(out);
+    return out.str();
+  }
+
+  // What every rank must agree on: the trainer's config (but its threads), the network, the
+  // seed, the ruleset and the shards per rank.
+  uint64_t config_hash() const {
+    TrainerConfig t = cfg.trainer();
+    t.clear_threads();
+    const std::string s = t.SerializeAsString() + '\0' + cfg.network().SerializeAsString() + '\0' +
+                          std::to_string(cfg.seed()) + '\0' + game->fingerprint() + '\0' +
+                          std::to_string(micro_batches);
+    return XXH64(s.data(), s.size(), 0);
+  }
+
+  // Rank 0 sends the record chunks `names` (their bytes, from its records/); the other ranks keep
+  // them in their own records/ and return the names. So a rank needs no shared file system or
+  // store, only rank 0. A chunk rank 0 cannot read is sent as missing (and skipped by all).
+  std::vector<std::string> share_chunks(std::vector<std::string> names) {
+    std::string payload;
+    if (group->rank() == 0) {
+      for (const std::string& name : names) {
+        std::string bytes;
+        bool readable = true;
+        try {
+          bytes = read_whole_file((fs::path(dir.records()) / name).string());
+        } catch (const std::exception&) {
+          readable = false;
+        }
+        payload += name + '\n' + (readable ? std::to_string(bytes.size()) : "-") + '\n' + bytes;
+      }
+      group->broadcast_bytes(payload);
+      return names;
+    }
+    payload = group->broadcast_bytes(payload);
+    names.clear();
+    fs::create_directories(dir.records());
+    size_t pos = 0;
+    auto line = [&] {
+      const size_t end = payload.find('\n', pos);
+      if (end == std::string::npos) throw DistributedError("rank 0 sent a damaged chunk list");
+      std::string text = payload.substr(pos, end - pos);
+      pos = end + 1;
+      return text;
+    };
+    while (pos < payload.size()) {
+      const std::string name = line();
+      const std::string size = line();
+      if (name.empty() || name[0] == '.' || name.find('/') != std::string::npos) {
+        throw DistributedError("rank 0 sent a chunk with a bad name: " + name.substr(0, 100));
+      }
+      names.push_back(name);
+      if (size == "-") continue;
+      const size_t n = size.find_first_not_of("0123456789") == std::string::npos && !size.empty()
+                           ? std::stoull(size)
+                           : std::string::npos;
+      if (n > payload.size() - pos) throw DistributedError("rank 0 sent a damaged chunk list");
+      const std::string path = (fs::path(dir.records()) / name).string();
+      const std::string bytes = payload.substr(pos, n);
+      pos += n;
+      if (!fs::exists(path) || read_whole_file(path) != bytes) atomic_write_file(path, bytes);
+    }
+    return names;
+  }
+
+  uint64_t window_hash() const {
+    uint64_t h = mix_seed(window.size(), state.games_seen());
+    h = mix_seed(h, state.positions_seen());
+    return mix_seed(h, state.ingested_chunks_size());
+  }
 };
 
-Trainer::Trainer(GamePtr game, const RunConfig& config, const RunDir& dir)
+Trainer::Trainer(GamePtr game, const RunConfig& config, const RunDir& dir, DataParallel* group,
+                 int micro_batches)
     : impl_(std::make_unique<Impl>(std::move(game), config, dir)) {
   Impl& m = *impl_;
+  if (micro_batches < 1) throw std::invalid_argument("micro_batches must be at least 1");
+  m.group = group;
+  m.micro_batches = micro_batches;
   set_torch_threads(config.trainer().threads());
   const std::string device = config.device();
-  if (fs::exists(dir.checkpoint())) {
+  const bool follower = group && group->rank() > 0;
+  if (group) group->check_same(m.config_hash(), "trainer config, network, seed or ruleset");
+  if (follower) {
+    // Every rank starts from rank 0's checkpoint: the same weights, optimiser and window.
+    const std::string bytes = group->broadcast_bytes("");
+    m.load_checkpoint(device, &bytes);
+    m.share_chunks({});
+    m.rebuild_window();
+    spdlog::info("trainer rank {} starts at rank 0's step {} (window {} positions)", group->rank(),
+                 m.state.step(), m.window.size());
+  } else if (fs::exists(dir.checkpoint())) {
     m.load_checkpoint(device);
-    // Rebuild the window exactly as it was: the same chunks in the same order.
-    for (const std::string& name : m.state.ingested_chunks()) {
-      m.ingest(name, false);
-      m.ingested.insert(name);
-    }
+    m.rebuild_window();
     spdlog::info("trainer resumed at step {} ({} games, window {} positions)", m.state.step(),
                  m.state.games_seen(), m.window.size());
   } else {
@@ -134,14 +254,32 @@ Trainer::Trainer(GamePtr game, const RunConfig& config, const RunDir& dir)
     spdlog::info("trainer starts from {}", m.model->metadata().model_id());
   }
   m.model->impl().net->train();
+  if (group) {
+    if (!follower) {
+      group->broadcast_bytes(m.checkpoint_bytes());
+      const auto& window = m.state.ingested_chunks();
+      m.share_chunks({window.begin(), window.end()});
+    }
+    group->check_same(state_hash(), "weights after loading rank 0's checkpoint");
+    group->check_same(m.window_hash(), "window (do all ranks read the same records?)");
+  }
 }
 
 Trainer::~Trainer() = default;
 
 int Trainer::ingest_new_records() {
   Impl& m = *impl_;
+  // Rank 0 decides which chunks to read and sends them; the other ranks read the same ones, in
+  // the same order.
+  std::vector<std::string> names;
+  if (!m.group || m.group->rank() == 0) {
+    for (const std::string& name : list_record_chunks(m.dir.records())) {
+      if (!m.ingested.count(name)) names.push_back(name);
+    }
+  }
+  if (m.group) names = m.share_chunks(names);
   int games = 0;
-  for (const std::string& name : list_record_chunks(m.dir.records())) {
+  for (const std::string& name : names) {
     if (m.ingested.count(name)) continue;
     const int64_t before = m.state.games_seen();
     m.ingest(name, true);
@@ -150,19 +288,23 @@ int Trainer::ingest_new_records() {
     m.state.add_ingested_chunks(name);
     games += static_cast<int>(m.state.games_seen() - before);
   }
+  if (m.group && !names.empty()) {
+    m.group->check_same(m.window_hash(), "window (do all ranks read the same records?)");
+  }
   return games;
 }
 
 bool Trainer::ready() const {
-  return impl_->window.size() >= static_cast<size_t>(impl_->cfg.trainer().min_positions());
+  return impl_->window.size() >= static_cast<size_t>(impl_->cfg.trainer().min_positions()) &&
+         impl_->window.size() >= static_cast<size_t>(impl_->shards());
 }
 
 int64_t Trainer::steps_allowed() const {
   const Impl& m = *impl_;
   if (!ready()) return 0;
   const auto& t = m.cfg.trainer();
-  int64_t target = static_cast<int64_t>(m.state.positions_seen() *
-                                        double(t.samples_per_position()) / t.batch_size());
+  int64_t target = static_cast<int64_t>(
+      m.state.positions_seen() * double(t.samples_per_position()) / (t.batch_size() * m.shards()));
   if (t.total_steps() > 0) target = std::min<int64_t>(target, t.total_steps());
   return std::max<int64_t>(0, target - m.state.step());
 }
@@ -184,16 +326,16 @@ double Trainer::learning_rate(int64_t step) const {
   return lr;
 }
 
-TrainStepResult Trainer::train_step() {
-  Impl& m = *impl_;
-  if (m.window.size() == 0) throw std::logic_error("train_step with an empty window");
+Trainer::Impl::Losses Trainer::Impl::shard_losses(int64_t step, int shard, int shards) {
+  Impl& m = *this;
   const auto& t = m.cfg.trainer();
   const int batch = t.batch_size();
   const int size = m.model->input_size();
   const int actions = m.model->num_actions();
-  const int64_t step = m.state.step();
-  // The batch of step n depends only on the seed, n and the window.
-  std::mt19937_64 rng(mix_seed(m.cfg.seed(), uint64_t(step)));
+  // The batch of step n depends only on the seed, n and the window; shard k > 0 of a
+  // data-parallel step has its own seed and draws from positions k, k + shards, k + 2 shards...
+  const uint64_t seed = mix_seed(m.cfg.seed(), uint64_t(step));
+  std::mt19937_64 rng(shard == 0 ? seed : mix_seed(seed, uint64_t(shard)));
   const int syms = t.no_augmentation() ? 1 : std::max(1, m.game->num_symmetries());
 
   auto input = torch::zeros({batch, size}, torch::kFloat32);
@@ -207,9 +349,10 @@ TrainStepResult Trainer::train_step() {
   float* wd = wdl.data_ptr<float>();
   float* hp = has_policy.data_ptr<float>();
   std::vector<float> scratch(size);
-  std::uniform_int_distribution<size_t> pick(0, m.window.size() - 1);
+  std::uniform_int_distribution<size_t> pick(0,
+                                             (m.window.size() - shard + shards - 1) / shards - 1);
   for (int b = 0; b < batch; ++b) {
-    const Sample& s = m.window[pick(rng)];
+    const Sample& s = m.window[pick(rng) * shards + shard];
     const int sym = syms > 1 ? static_cast<int>(rng() % syms) : 0;
     float* planes = in + size_t(b) * size;
     float* pol = tg + size_t(b) * actions;
@@ -245,35 +388,68 @@ TrainStepResult Trainer::train_step() {
   auto policy_loss = per_sample.sum() / hp_dev.sum().clamp_min(1.0f);
   auto value_loss = -(wdl.to(dev) * torch::log_softmax(value, 1)).sum(1).mean();
   auto loss = policy_loss + t.value_loss_weight() * value_loss;
+  return {loss, policy_loss, value_loss};
+}
+
+TrainStepResult Trainer::train_step() {
+  Impl& m = *impl_;
+  if (m.window.size() < size_t(m.shards())) {
+    throw std::logic_error("train_step with a window smaller than its shards");
+  }
+  const int64_t step = m.state.step();
   const double lr = learning_rate(step);
   for (auto& group : m.opt->param_groups()) group.options().set_lr(lr);
   m.opt->zero_grad();
-  loss.backward();
+  // The gradient of the mean of the shards' losses: this process's micro-batches accumulated,
+  // then averaged over the ranks.
+  double policy_loss = 0, value_loss = 0;
+  for (int k = 0; k < m.micro_batches; ++k) {
+    Impl::Losses l = m.shard_losses(step, m.first_shard() + k, m.shards());
+    if (m.micro_batches > 1) l.loss = l.loss / double(m.micro_batches);
+    l.loss.backward();
+    policy_loss += l.policy.item<double>() / m.micro_batches;
+    value_loss += l.value.item<double>() / m.micro_batches;
+  }
+  if (m.group) {
+    // One all-reduce of the gradients, the batch-norm statistics (each rank's come from its own
+    // shard; their mean keeps every rank's model the same) and the losses for the log.
+    torch::NoGradGuard no_grad;
+    auto& net = m.model->impl().net;
+    std::vector<torch::Tensor> targets;
+    for (auto& p : net->parameters()) {
+      if (p.grad().defined()) targets.push_back(p.grad());
+    }
+    for (auto& b : net->buffers()) {
+      if (b.is_floating_point()) targets.push_back(b);
+    }
+    auto losses = torch::tensor({policy_loss, value_loss}, torch::kFloat64);
+    targets.push_back(losses);
+    std::vector<torch::Tensor> flat_parts;
+    for (auto& x : targets) flat_parts.push_back(x.reshape(-1).to(torch::kCPU, torch::kFloat32));
+    auto flat = torch::cat(flat_parts).contiguous();
+    m.group->average(flat);
+    int64_t offset = 0;
+    for (auto& x : targets) {
+      x.copy_(flat.narrow(0, offset, x.numel()).view(x.sizes()));
+      offset += x.numel();
+    }
+    policy_loss = losses[0].item<double>();
+    value_loss = losses[1].item<double>();
+  }
   m.opt->step();
   m.state.set_step(step + 1);
   TrainStepResult r;
   r.step = step + 1;
-  r.policy_loss = policy_loss.item<double>();
-  r.value_loss = value_loss.item<double>();
+  r.policy_loss = policy_loss;
+  r.value_loss = value_loss;
   r.lr = lr;
-  r.batch = batch;
+  r.batch = m.cfg.trainer().batch_size() * m.shards();
   return r;
 }
 
 void Trainer::save_checkpoint() {
   Impl& m = *impl_;
-  ModelMetadata meta = m.model->metadata();
-  meta.set_training_step(m.state.step());
-  *m.state.mutable_model() = meta;
-  torch::serialize::OutputArchive archive, net_archive, opt_archive;
-  m.model->impl().net->save(net_archive);
-  m.opt->save(opt_archive);
-  archive.write("net", net_archive);
-  archive.write("optimizer", opt_archive);
-  archive.write("trainer_state", bytes_to_tensor(m.state.SerializeAsString()));
-  std::ostringstream out;
-  archive.save_to(out);
-  atomic_write_file(m.dir.checkpoint(), out.str());
+  atomic_write_file(m.dir.checkpoint(), m.checkpoint_bytes());
 }
 
 std::string Trainer::write_model() {
@@ -304,5 +480,17 @@ std::vector<std::string> Trainer::ingested_chunks() const {
   return {names.begin(), names.end()};
 }
 const ModelMetadata& Trainer::model_metadata() const { return impl_->model->metadata(); }
+
+uint64_t Trainer::state_hash() const {
+  uint64_t h = uint64_t(impl_->state.step());
+  auto& net = impl_->model->impl().net;
+  for (const auto& list : {net->parameters(), net->buffers()}) {
+    for (const auto& x : list) {
+      const auto c = x.detach().to(torch::kCPU).contiguous();
+      h = XXH64(c.data_ptr(), c.numel() * c.element_size(), h);
+    }
+  }
+  return h;
+}
 
 }  // namespace pincer

@@ -16,6 +16,8 @@
 
 namespace pincer {
 
+class DataParallel;
+
 struct TrainStepResult {
   int64_t step = 0;  // steps done after this one
   double policy_loss = 0;
@@ -27,7 +29,17 @@ struct TrainStepResult {
 class Trainer {
  public:
   // Resumes from the run dir's checkpoint, or starts from models/model-000000.pt.
-  Trainer(GamePtr game, const RunConfig& config, const RunDir& dir);
+  //
+  // Data-parallel training (train/distributed.h): each step's batch is `shards` shards of
+  // batch_size positions, each drawn from its own part of the window with its own seed (shard 0
+  // is today's batch), and the gradient is the mean of the shards' gradients. With a `group` of
+  // N ranks each rank computes `micro_batches` shards and the gradients are all-reduced; every
+  // rank starts from rank 0's checkpoint and ingests the chunks rank 0 ingests (rank 0 sends
+  // them: the others' run dirs are local copies), so their models stay identical. Without a group,
+  // micro_batches > 1 accumulates the shards in one process (the same step as that many ranks). The
+  // defaults are today's single-process trainer.
+  Trainer(GamePtr game, const RunConfig& config, const RunDir& dir, DataParallel* group = nullptr,
+          int micro_batches = 1);
   ~Trainer();
 
   // Reads record chunks not yet ingested; returns the number of games added.
@@ -52,6 +64,8 @@ class Trainer {
   double learning_rate(int64_t step) const;
   // The network being trained (in training mode; do not run it from other threads).
   const ModelMetadata& model_metadata() const;
+  // XXH64 of the weights, batch-norm statistics and step: equal on every rank of a group.
+  uint64_t state_hash() const;
 
  private:
   struct Impl;

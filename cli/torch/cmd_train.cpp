@@ -14,9 +14,11 @@
 #include "cli/support/commands.h"
 #include "cli/torch/run_store.h"
 #include "cli/torch/stop_signal.h"
+#include "engine/registry.h"
 #include "nn/model.h"
 #include "nn/network.h"
 #include "train/config.h"
+#include "train/distributed.h"
 #include "train/gate.h"
 #include "train/loop.h"
 #include "train/report.h"
@@ -40,6 +42,8 @@ struct Options {
   std::string writer;
   std::string store;
   std::string cache;
+  DistributedOptions dist;  // trainer: data-parallel ranks
+  double dist_timeout_s = 300;
 };
 
 // sp-<host>-<pid>: unique across the machines of a run (chunk names carry it; the store keeps
@@ -301,14 +305,36 @@ void cmd_train(const Options& o) {
 }
 
 void cmd_trainer(const Options& o) {
-  RunStore rs = open_run_store(store_options(o, "trainer"));
+  // Data-parallel (docs/distributed.md): rank 0 owns the run (its store or dir: checkpoints,
+  // models, metrics); the other ranks take --config and a local --dir, get the checkpoint and
+  // the records from rank 0, and only train.
+  std::unique_ptr<DataParallel> group;
+  if (o.dist.world_size != 1 || o.dist.rank != 0 || !o.dist.master.empty()) {
+    DistributedOptions d = o.dist;
+    if (d.master.empty()) throw DistributedError("--world-size needs --master HOST:PORT");
+    d.timeout = std::chrono::milliseconds(static_cast<int64_t>(o.dist_timeout_s * 1000));
+    group = DataParallel::connect(d);
+  }
+  const bool writer = !group || group->rank() == 0;
+  RunStore rs;
+  if (writer) {
+    rs = open_run_store(store_options(o, "trainer"));
+    resume_from_store(rs);
+  } else {
+    if (o.dir.empty()) throw ConfigError("ranks other than 0 need --dir (a local folder)");
+    rs.dir = std::make_unique<RunDir>(o.dir);
+    rs.config = run_dir_config(*rs.dir, o.config);
+    rs.game = load_game(rs.config.rules());
+  }
   const RunDir& dir = *rs.dir;
   const RunConfig& cfg = rs.config;
-  resume_from_store(rs);
-  const auto& stop = install_stop_signal();
-  Trainer trainer(rs.game, cfg, dir);
+  const auto& stop_signal = install_stop_signal();
+  // Every rank stops at the same step: a stop on any of them is agreed on before each step.
+  auto stopping = [&] { return group ? group->any(stop_signal) : bool(stop_signal); };
+  Trainer trainer(rs.game, cfg, dir, group.get());
   const auto& tc = cfg.trainer();
   const int64_t target = o.steps > 0 ? trainer.step() + o.steps : tc.total_steps();
+  if (group) group->check_same(uint64_t(target), "step target (--steps)");
   double lp = 0, lv = 0;
   int n = 0;
   int64_t unsaved = 0;
@@ -317,7 +343,7 @@ void cmd_trainer(const Options& o) {
   auto last_status = std::chrono::steady_clock::now();
   auto last_progress = last_status;
   std::string workers_heard;
-  while (!stop && (target == 0 || trainer.step() < target)) {
+  while (!stopping() && (target == 0 || trainer.step() < target)) {
     if (rs.mirror && seconds_since(last_pull) >= 1) {
       last_pull = std::chrono::steady_clock::now();
       store_step("fetching record chunks", [&] { rs.mirror->pull_chunks(); });
@@ -328,16 +354,19 @@ void cmd_trainer(const Options& o) {
     if (seconds_since(last_status) >= 5) {
       last_status = std::chrono::steady_clock::now();
       std::string names;
-      store_step("listing workers", [&] {
-        for (const WorkerInfo& w : rs.store->workers()) {
-          if (store_now_ms() - w.last_seen_ms < 60'000) names += w.name + " ";
-        }
-      });
+      if (rs.store)
+        store_step("listing workers", [&] {
+          for (const WorkerInfo& w : rs.store->workers()) {
+            if (store_now_ms() - w.last_seen_ms < 60'000) names += w.name + " ";
+          }
+        });
       if (names != workers_heard || seconds_since(last_progress) >= 30) {
         last_progress = std::chrono::steady_clock::now();
         workers_heard = names;
         std::string workers;
-        store_step("listing workers", [&] { workers = describe_workers(*rs.store); });
+        if (rs.store) {
+          store_step("listing workers", [&] { workers = describe_workers(*rs.store); });
+        }
         spdlog::info("trainer step {}, {} games, window {}; workers: {}", trainer.step(),
                      trainer.games_seen(), trainer.window_size(), workers);
       }
@@ -353,10 +382,10 @@ void cmd_trainer(const Options& o) {
       std::this_thread::sleep_for(std::chrono::milliseconds(500));
       continue;
     }
-    for (int64_t i = 0; i < allowed && !stop; ++i) {
+    for (int64_t i = 0; i < allowed && !stopping(); ++i) {
       const TrainStepResult r = trainer.train_step();
       lp += r.policy_loss, lv += r.value_loss, ++n, ++unsaved;
-      if (r.step % tc.checkpoint_every() == 0) {
+      if (writer && r.step % tc.checkpoint_every() == 0) {
         const std::string path = trainer.write_model();
         trainer.save_checkpoint();
         unsaved = 0;
@@ -374,7 +403,7 @@ void cmd_trainer(const Options& o) {
       }
     }
   }
-  if (unsaved > 0) {
+  if (writer && unsaved > 0) {
     trainer.write_model();
     trainer.save_checkpoint();
     publish_checkpoint(rs, trainer);
@@ -476,6 +505,14 @@ RegisterCommand reg_trainer{
       add_common(app, *o, false);
       add_store(app, *o);
       app.add_option("--steps", o->steps, "Stop after this many more steps");
+      app.add_option("--world-size", o->dist.world_size,
+                     "Data-parallel: train one model on this many processes (default 1)");
+      app.add_option("--rank", o->dist.rank, "Data-parallel: this process's rank, 0..world-1");
+      app.add_option("--master", o->dist.master,
+                     "Data-parallel: HOST:PORT of rank 0's rendezvous (rank 0 listens there)");
+      app.add_option("--dist-timeout", o->dist_timeout_s,
+                     "Data-parallel: seconds to wait for the other ranks (default 300)")
+          ->check(CLI::PositiveNumber);
       app.callback([o] { cmd_trainer(*o); });
     }};
 
