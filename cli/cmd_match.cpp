@@ -30,6 +30,7 @@ struct Options {
   double alpha = 0.05, beta = 0.05;
   int max_plies = 2000;
   std::string position;
+  std::string clock = "none";
 };
 
 void run(const Options& o) {
@@ -41,6 +42,7 @@ void run(const Options& o) {
   mo.seed = o.seed;
   mo.max_plies = o.max_plies;
   mo.position = o.position;
+  mo.clock = parse_clock(o.clock);
   if (!o.sprt.empty()) {
     SprtConfig base;
     base.alpha = o.alpha;
@@ -86,6 +88,12 @@ void run(const Options& o) {
                                                               : "undecided",
                 r.stopped_early ? " (stopped early)" : "");
   }
+  int on_time = 0;
+  for (const MatchGame& g : r.games) on_time += g.on_time;
+  if (mo.clock.on()) {
+    std::printf("clock %s: %d of %d games decided by the clock running out\n", o.clock.c_str(),
+                on_time, n);
+  }
   std::printf("mean length %.1f plies; %.1f s\n", r.mean_plies, r.seconds);
   if (o.json) {
     nlohmann::json j = {{"rules", game->ruleset_name()},
@@ -104,6 +112,8 @@ void run(const Options& o) {
                         {"elo_low", e.elo_low},
                         {"elo_high", e.elo_high},
                         {"mean_plies", r.mean_plies},
+                        {"clock", o.clock},
+                        {"on_time", on_time},
                         {"seconds", r.seconds}};
     if (r.sprt) {
       j["sprt"] = {{"elo0", mo.sprt->elo0},
@@ -145,6 +155,11 @@ RegisterCommand reg{
       app.add_option("--position", o->position,
                      "Start of every pair (setup string or position text; default: the fixed "
                      "start, or a start drawn per pair for a random-start game)");
+      app.add_option("--clock", o->clock,
+                     "none, game:MINUTES (one clock for the whole game; when it runs out more "
+                     "points wins) or side:MINUTES (a clock per side); alphabeta and net players "
+                     "manage their time on it")
+          ->capture_default_str();
       app.add_flag("--json", o->json, "Print a JSON object with the results as the last line");
       app.add_option("--sprt", o->sprt, "elo0,elo1: stop as soon as an SPRT decides");
       app.add_option("--alpha", o->alpha, "SPRT false positive rate")

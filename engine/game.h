@@ -59,12 +59,17 @@ struct BoardCell {
   int column = 0;    // 0 = leftmost as drawn
   int row = 0;       // 0 = top as drawn
   std::string mark;  // "" or the name of a marked square kind (see BoardLayout::marks)
+  // "" a tile of the grid at (column, row); "point": the crossing at the top-left corner of tile
+  // (column, row), where four tiles meet (column and row may then equal columns and rows).
+  std::string shape;
 };
 struct PieceKind {
   std::string name;   // e.g. "guard", "boss+plus", "token-plus"
   int owner = -1;     // 0 or 1; -1: a marker lying on a cell (a token), owned by nobody
   std::string glyph;  // short text drawn on the piece, e.g. "B", "+"
   int points = 0;     // what capturing it scores where the ruleset counts points; else 0
+  std::string shape;  // "" a disc; "die": a die showing `pips` pips (0: the glyph instead)
+  int pips = 0;
 };
 struct BoardLayout {
   int columns = 0;
@@ -85,9 +90,13 @@ struct BoardView {
 // The cells an action moves between, for highlighting (State::action_cells): indices into
 // BoardLayout::cells, -1 where there is none (a placement has no `from`; a game with no layout
 // has neither).
+// An action that leaves its piece's cell and puts pieces elsewhere (a divide) has `to` equal to
+// `from` and those cells in `also`. Every legal action of a state has its own cells (from, to,
+// also), so a page can tell them apart by clicks.
 struct ActionCells {
   int from = -1;
   int to = -1;
+  std::vector<int> also;
 };
 
 class State {

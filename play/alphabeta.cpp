@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "play/players.h"
+#include "play/time_manager.h"
 
 namespace pincer {
 
@@ -341,10 +342,29 @@ namespace {
 class AlphaBetaPlayer : public Player {
  public:
   AlphaBetaPlayer(const Game& game, std::string spec, AlphaBetaOptions options)
-      : game_(game), spec_(std::move(spec)), search_(game, options) {}
+      : game_(game),
+        spec_(std::move(spec)),
+        search_(game, options),
+        seconds_(options.seconds),
+        counts_points_(counts_points(game)) {}
   std::string spec() const override { return spec_; }
   void new_game() override { search_.clear(); }
+  void set_time_left(double seconds) override { time_left_ = seconds; }
   Action choose(const State& state) override {
+    if (time_left_ >= 0) {
+      // Under a clock (play/time_manager.h): with little time left play for points; else think
+      // a share of the time left (at most the spec's own time), more in a sharp position.
+      const TimeControl tc;
+      const double budget = move_time(tc, time_left_, sharpness(state));
+      if ((counts_points_ && play_for_points(tc, time_left_)) || budget < tc.min_s) {
+        last_ = SearchInfo{};
+        last_.best = points_move(state);
+        return last_.best;
+      }
+      search_.set_seconds(seconds_ > 0 ? std::min(seconds_, budget) : budget);
+    } else {
+      search_.set_seconds(seconds_);
+    }
     last_ = search_.search(state);
     return last_.best;
   }
@@ -369,6 +389,9 @@ class AlphaBetaPlayer : public Player {
   std::string spec_;
   AlphaBeta search_;
   SearchInfo last_;
+  double seconds_ = 0;  // the spec's time per move (0: by depth)
+  bool counts_points_ = false;
+  double time_left_ = -1;
 };
 
 }  // namespace

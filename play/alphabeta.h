@@ -43,6 +43,9 @@ class AlphaBeta {
   SearchInfo search(const State& root);
   // Forgets the transposition table, killers and history (a new game).
   void clear();
+  // The time limit of the next searches (0: until max_depth), e.g. from a clock.
+  void set_seconds(double seconds) { options_.seconds = seconds; }
+  const AlphaBetaOptions& options() const { return options_; }
 
  private:
   struct TTEntry {

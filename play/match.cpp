@@ -64,11 +64,12 @@ std::vector<Action> random_opening(const Game& game, int plies, uint64_t seed, c
 }
 
 PlayedGame play_game(const State& start, Player* players[2], int max_plies,
-                     const MoveObserver& observer) {
+                     const MoveObserver& observer, const GameClock& clock) {
   PlayedGame g;
   auto state = start.clone();
   std::vector<Action> legal;
   for (int p = 0; p < 2; ++p) players[p]->new_game();
+  g.time_left = {clock.seconds, clock.seconds};
   while (true) {
     g.outcome = state->outcome();
     if (g.outcome.over) break;
@@ -78,7 +79,22 @@ PlayedGame play_game(const State& start, Player* players[2], int max_plies,
       break;
     }
     const int mover = state->to_move();
+    // The clock that runs while `mover` thinks: the game's one clock, or the mover's own.
+    double* left = clock.mode == ClockMode::kGame   ? &g.time_left[0]
+                   : clock.mode == ClockMode::kSide ? &g.time_left[mover]
+                                                    : nullptr;
+    players[mover]->set_time_left(left ? *left : -1);
+    const auto t0 = std::chrono::steady_clock::now();
     const Action a = players[mover]->choose(*state);
+    if (left) {
+      *left -= std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (*left <= 0) {  // the flag fell while the mover thought: its move does not count
+        *left = 0;
+        g.outcome = clock_outcome(clock, *state);
+        g.on_time = true;
+        break;
+      }
+    }
     state->legal_actions(legal);
     if (std::find(legal.begin(), legal.end(), a) == legal.end()) {
       throw std::runtime_error("player '" + players[mover]->spec() + "' chose an illegal action " +
@@ -189,13 +205,14 @@ MatchResult run_match(const GamePtr& game, const std::string& spec_a, const Play
         players[g.a_player] = pa.get();
         players[1 - g.a_player] = pb.get();
         const auto t0 = std::chrono::steady_clock::now();
-        PlayedGame played = play_game(*state, players, options.max_plies);
+        PlayedGame played = play_game(*state, players, options.max_plies, {}, options.clock);
         g.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         g.opening_plies = static_cast<int>(opening.size());
         g.actions = opening;
         g.actions.insert(g.actions.end(), played.actions.begin(), played.actions.end());
         g.outcome = played.outcome;
         g.adjudicated = played.adjudicated;
+        g.on_time = played.on_time;
         g.score_a = played.outcome.score_for(g.a_player);
         spdlog::debug("game {}: {} ({}) in {} plies", index + 1, g.score_a, g.outcome.reason,
                       g.actions.size());

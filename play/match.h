@@ -16,6 +16,7 @@
 #include "play/elo.h"
 #include "play/player.h"
 #include "play/sprt.h"
+#include "play/time_manager.h"
 
 namespace pincer {
 
@@ -34,16 +35,20 @@ std::vector<Action> random_opening(const Game& game, int plies, uint64_t seed,
 struct PlayedGame {
   std::vector<Action> actions;  // from the start given to play_game
   Outcome outcome;
-  bool adjudicated = false;  // stopped at max_plies and counted as a draw
+  bool adjudicated = false;                  // stopped at max_plies and counted as a draw
+  bool on_time = false;                      // decided by the clock running out
+  std::array<double, 2> time_left = {0, 0};  // on the clock(s) at the end: game (in [0]) or sides
 };
 
 // Called before each action is applied: the state, the action, the player who chose it.
 using MoveObserver = std::function<void(const State& before, Action action, int player)>;
 
 // Plays `start` to the end; players[p] moves for player p. A game still going after max_plies
-// actions is counted as a draw (adjudicated).
+// actions is counted as a draw (adjudicated). Under a clock each player is told the time left
+// before it moves (Player::set_time_left) and the time it thinks is taken off; when the clock
+// runs out the game ends as clock_outcome() says (play/time_manager.h).
 PlayedGame play_game(const State& start, Player* players[2], int max_plies,
-                     const MoveObserver& observer = {});
+                     const MoveObserver& observer = {}, const GameClock& clock = {});
 
 struct MatchGame {
   int index = 0;        // 0-based; games 2k and 2k+1 share opening k
@@ -57,6 +62,7 @@ struct MatchGame {
   int opening_plies = 0;
   Outcome outcome;
   bool adjudicated = false;
+  bool on_time = false;  // decided by the clock
   double score_a = 0.5;
   double seconds = 0;
 };
@@ -71,6 +77,8 @@ struct MatchOptions {
   // per pair from `seed` (the fixed start for a fixed-start game).
   std::string position;
   std::optional<SprtConfig> sprt;
+  // The games' clock (none by default): players that manage time plan their moves from it.
+  GameClock clock;
   // Called once per counted game, in game order, from one thread at a time.
   std::function<void(const MatchGame&)> on_game;
 };

@@ -24,6 +24,10 @@ class Player {
   virtual Action choose(const State& state) = 0;
   // A new game starts (drop any search tree).
   virtual void new_game() {}
+  // Before choose() under a clock: the seconds left on the clock that runs while this player
+  // thinks (the game's one clock or its own); -1 without a clock. Players that manage time
+  // (alphabeta, net) plan the move from it (play/time_manager.h); others ignore it.
+  virtual void set_time_left(double seconds) { (void)seconds; }
   // One line about the last choice for people (depth, score, nodes); "" when there is nothing.
   virtual std::string last_info() const { return ""; }
 };

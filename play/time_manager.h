@@ -1,8 +1,15 @@
 // Time management for a bot under a clock: how long to think on this move. A fraction of the
 // time left, more in sharp positions (where the search's candidates are close or the game may
 // turn on a capture), never so much that the clock runs out; with little time left a bot plays
-// fast moves, and where the game counts points, it plays for points.
+// fast moves, and where the game counts points, it plays for points. Also the clocks themselves
+// (GameClock): one clock for the whole game, as seed 000's site plays SE!ZE, or one per side.
 #pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/game.h"
 
 namespace pincer {
 
@@ -30,5 +37,30 @@ inline bool play_for_points(const TimeControl& tc, double time_left) {
 inline bool best_is_settled(double best_visits, double second_visits, double visits_left) {
   return best_visits - second_visits > visits_left;
 }
+// The same from a root's child visit counts.
+bool visits_settled(const std::vector<uint32_t>& visits, double visits_left);
+
+// Whether the game's ruleset counts points (a piece kind of its board layout is worth some).
+bool counts_points(const Game& game);
+// How sharp `state` is for the move-time rule: 1 when a capture is possible now, else 0.
+double sharpness(const State& state);
+// The move that wins at once, else the one capturing the most points at once (first among
+// equals in legal order). `state` is not over.
+Action points_move(const State& state);
+
+// A game's clock. kGame: one clock for the whole game that runs while either side thinks; when
+// it runs out the side with more points wins (equal points: Game::points_tie_winner()). kSide:
+// a clock per side; the side whose clock runs out loses.
+enum class ClockMode { kNone, kGame, kSide };
+struct GameClock {
+  ClockMode mode = ClockMode::kNone;
+  double seconds = 0;  // per game (kGame) or per side (kSide)
+  bool on() const { return mode != ClockMode::kNone; }
+};
+// Reads "none", "game:MINUTES" or "side:MINUTES" (minutes may be fractional, at most 600);
+// throws std::invalid_argument naming the problem.
+GameClock parse_clock(const std::string& text);
+// The result when the clock of the side to move in `state` runs out.
+Outcome clock_outcome(const GameClock& clock, const State& state);
 
 }  // namespace pincer

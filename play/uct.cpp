@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "play/levels.h"
+
 namespace pincer {
 
 Uct::Uct(const Game& game, UctOptions options, uint64_t seed)
@@ -144,14 +146,44 @@ Action Uct::search(const State& root) {
   return nodes_[best].action;
 }
 
+std::vector<Uct::RootMove> Uct::root_moves() const {
+  std::vector<RootMove> out;
+  if (nodes_.empty()) return out;
+  const auto lost = [&](int c) { return nodes_[c].terminal && nodes_[c].terminal_value == 0.0; };
+  bool all_lost = nodes_[0].untried.empty();
+  for (int c : nodes_[0].children) all_lost = all_lost && lost(c);
+  for (int c : nodes_[0].children) {
+    if (all_lost || !lost(c)) out.push_back({nodes_[c].action, nodes_[c].visits});
+  }
+  for (Action a : nodes_[0].untried) out.push_back({a, 0});
+  std::stable_sort(out.begin(), out.end(),
+                   [](const RootMove& x, const RootMove& y) { return x.visits > y.visits; });
+  return out;
+}
+
 namespace {
 
 class UctPlayer : public Player {
  public:
-  UctPlayer(const Game& game, std::string spec, UctOptions options, uint64_t seed)
-      : spec_(std::move(spec)), uct_(game, options, seed) {}
+  UctPlayer(const Game& game, std::string spec, UctOptions options, uint64_t seed, int level)
+      : spec_(std::move(spec)), uct_(game, options, seed), level_(level), rng_(mix_seed(seed, 7)) {}
   std::string spec() const override { return spec_; }
-  Action choose(const State& state) override { return uct_.search(state); }
+  Action choose(const State& state) override {
+    const Action best = uct_.search(state);
+    if (level_ >= kMaxLevel) return best;
+    // A lower level (play/levels.h): a pick among the root's moves by visits with the level's
+    // temperature, or now and then (policy noise) any move, all moves equally likely.
+    const std::vector<Uct::RootMove> moves = uct_.root_moves();
+    if (moves.empty()) return best;
+    std::vector<Candidate> candidates;
+    for (const Uct::RootMove& m : moves) {
+      candidates.push_back({static_cast<double>(m.visits), 0.0, 1.0 / moves.size()});
+    }
+    if (candidates[0].visits <= 0) return best;
+    const int pick =
+        pick_candidate(level_setting(level_), candidates, rng_.uniform(), rng_.uniform());
+    return moves[pick].action;
+  }
   std::string last_info() const override {
     char buf[96];
     std::snprintf(buf, sizeof buf, "simulations %d value %.3f", uct_.last_simulations(),
@@ -162,6 +194,8 @@ class UctPlayer : public Player {
  private:
   std::string spec_;
   Uct uct_;
+  int level_ = kMaxLevel;
+  Rng rng_;
 };
 
 }  // namespace
@@ -175,9 +209,11 @@ std::unique_ptr<Player> make_uct_player(const GamePtr& game, const PlayerSpec& s
   options.rollout_plies = args.get_int("rollout", 200, 0, 100000);
   options.seconds = args.get_double("time", 0, 0.001, 86400);
   options.tactics = args.get_int("tactics", 1, 0, 1) != 0;
+  const int level = args.get_int("level", kMaxLevel, kMinLevel, kMaxLevel);
   args.finish();
   if (options.seconds > 0 && !spec.args.count("sims")) options.simulations = 100000000;
-  return std::make_unique<UctPlayer>(*game, to_string(spec), options, seed);
+  options.simulations = level_visits(level_setting(level), options.simulations);
+  return std::make_unique<UctPlayer>(*game, to_string(spec), options, seed, level);
 }
 
 }  // namespace pincer

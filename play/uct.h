@@ -29,6 +29,13 @@ class Uct {
   // `root` is not over. Returns the most visited action.
   Action search(const State& root);
   int last_simulations() const { return last_sims_; }
+  // The root's moves after search(): every legal move with its visits (0 for those never
+  // tried), most visited first; a move that loses at once is left out while another is left.
+  struct RootMove {
+    Action action;
+    int visits;
+  };
+  std::vector<RootMove> root_moves() const;
   double last_value() const { return last_value_; }  // root player's expected score
 
  private:

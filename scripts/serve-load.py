@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Load test of `pincer serve` on loopback: N concurrent bot-vs-bot games (each move one
 POST /api/game/ID/bot) plus one analysis request per game every few moves, for M minutes.
-Reports moves/s, analyses/s, errors and the server's memory (VmRSS) over time.
+Reports moves/s, analyses/s, errors and the server's memory (VmRSS) over time. First a burst
+of --burst connections opened at once (each a GET /api/info): every one must be answered within
+a second (a dropped handshake is retried only after 1 s; one given up on is reset). Exits 1 on
+any error.
 
   scripts/serve-load.py --pincer build/cli/pincer --games 16 --minutes 2 \
       -- --rules seize-reference --player alphabeta:depth=2 --bot-seconds 0.2
@@ -17,6 +20,30 @@ def call(base, method, path, body=None, timeout=60):
         return json.loads(r.read())
 
 
+def burst(base, n):
+    """n connections at once, each one request; returns (errors, slowest seconds)."""
+    gate = threading.Barrier(n)
+    times, errors, lock = [], [], threading.Lock()
+
+    def one():
+        gate.wait()
+        t0 = time.time()
+        try:
+            call(base, "GET", "/api/info", timeout=30)
+            with lock:
+                times.append(time.time() - t0)
+        except Exception as e:
+            with lock:
+                errors.append(repr(e)[:200])
+
+    ts = [threading.Thread(target=one) for _ in range(n)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    return errors, max(times, default=0.0)
+
+
 def rss_kib(pid):
     with open(f"/proc/{pid}/status") as f:
         return int(re.search(r"VmRSS:\s+(\d+)", f.read()).group(1))
@@ -28,6 +55,7 @@ def main():
     ap.add_argument("--games", type=int, default=16)
     ap.add_argument("--minutes", type=float, default=2)
     ap.add_argument("--rules", default="seize-reference")
+    ap.add_argument("--burst", type=int, default=128, help="connections opened at once first")
     ap.add_argument("serve_args", nargs="*")
     a = ap.parse_args()
     server = subprocess.Popen([a.pincer, "serve", "--port", "0"] + a.serve_args,
@@ -35,6 +63,7 @@ def main():
     try:
         line = server.stdout.readline()
         base = re.search(r"http://[0-9.]+:\d+", line).group(0)
+        burst_errors, burst_slowest = burst(base, a.burst) if a.burst > 0 else ([], 0.0)
         stop = time.time() + a.minutes * 60
         stats = {"moves": 0, "games": 0, "analyses": 0, "errors": 0}
         errors = []
@@ -85,8 +114,12 @@ def main():
                           "rss_mib_max": round(max(s[1] for s in samples) / 1024, 1),
                           "rss_mib_last": round(samples[-1][1] / 1024, 1),
                           "rss_mib_by_5s": [round(s[1] / 1024) for s in samples],
-                          "first_errors": errors[:5]}))
-        return 1 if stats["errors"] else 0
+                          "first_errors": errors[:5],
+                          "burst": {"connections": a.burst, "errors": len(burst_errors),
+                                    "slowest_s": round(burst_slowest, 3),
+                                    "first_errors": burst_errors[:3]}}))
+        burst_ok = not burst_errors and burst_slowest < 1.0
+        return 1 if stats["errors"] or not burst_ok else 0
     finally:
         server.terminate()
         server.wait(timeout=30)

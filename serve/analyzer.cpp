@@ -151,6 +151,13 @@ class MctsAnalyzer : public Analyzer {
     Json root;
     root["visits"] = r.root_visits;
     root.update(wdl_json(r.wdl[0], r.wdl[1], r.wdl[2]));
+    if (counts_points_) {
+      if (auto* p = dynamic_cast<PointsPredictor*>(evaluator_.get())) {
+        if (const auto expected = p->expected_points(state)) {
+          add_expected_points(root, *game_, *expected);
+        }
+      }
+    }
     out["rootInfo"] = std::move(root);
     out["moveInfos"] = std::move(infos);
     if (req.include_policy) {
@@ -165,6 +172,7 @@ class MctsAnalyzer : public Analyzer {
   GamePtr game_;
   std::shared_ptr<Evaluator> evaluator_;
   MctsAnalyzerOptions options_;
+  bool counts_points_ = counts_points(*game_);
   std::unique_ptr<mcts::EvalCache> cache_;
 };
 
@@ -255,6 +263,16 @@ class AlphaBetaAnalyzer : public Analyzer {
     root.update(wdl_json(w, 0, 1 - w));
     root["depth"] = info.depth;
     root["scoreCp"] = info.score;
+    if (counts_points_) {
+      // The points at the end of the best line: what the search expects the game to hold.
+      auto end = state.clone();
+      for (Action a : info.pv) {
+        if (end->outcome().over) break;
+        end->apply(a);
+      }
+      const std::array<int, 2> p = end->points();
+      add_expected_points(root, *game_, {double(p[0]), double(p[1])});
+    }
     Json out;
     out["rootInfo"] = std::move(root);
     out["moveInfos"] = std::move(infos);
@@ -271,6 +289,7 @@ class AlphaBetaAnalyzer : public Analyzer {
   GamePtr game_;
   AlphaBetaOptions options_;
   std::string spec_;
+  bool counts_points_ = counts_points(*game_);
 };
 
 }  // namespace
@@ -278,6 +297,11 @@ class AlphaBetaAnalyzer : public Analyzer {
 double score_to_win(int score) {
   if (AlphaBeta::is_win(score)) return score > 0 ? 1.0 : 0.0;
   return 1.0 / (1.0 + std::exp(-score / 400.0));
+}
+
+void add_expected_points(Json& root_info, const Game& game, const std::array<double, 2>& expected) {
+  root_info["expectedPoints"] = Json{{game.side_name(0), std::round(expected[0] * 100) / 100},
+                                     {game.side_name(1), std::round(expected[1] * 100) / 100}};
 }
 
 Json wdl_json(double win, double draw, double loss) {

@@ -4,11 +4,14 @@
 //     rollouts (the classical "mcts:" player spec); move infos come from the search's visits.
 //   - Alpha-beta (the "alphabeta:" spec): no visits exist, so every root move is searched on its
 //     own to a fixed depth and its score is turned into a win probability (docs/analysis.md).
+//     Its expected points are those at the end of its principal variation.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "engine/game.h"
@@ -44,6 +47,21 @@ class Analyzer {
   virtual Json analyze(const State& state, const TurnRequest& request) = 0;
   virtual void clear_cache() {}
 };
+
+// The points each player is expected to hold when the game ends (State::points numbering), for
+// an Evaluator that predicts them (a network with a points head). An analyser whose Evaluator
+// also implements this reports them as rootInfo.expectedPoints where the game counts points;
+// without one the field is left out.
+class PointsPredictor {
+ public:
+  virtual ~PointsPredictor() = default;
+  // Empty when this model has no points head.
+  virtual std::optional<std::array<double, 2>> expected_points(const State& state) = 0;
+};
+
+// rootInfo.expectedPoints, by side name like rootInfo.points (which the engine adds): the points
+// each side is expected to hold at the end of the game.
+void add_expected_points(Json& root_info, const Game& game, const std::array<double, 2>& expected);
 
 struct MctsAnalyzerOptions {
   int default_visits = 200;

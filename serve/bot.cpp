@@ -12,22 +12,6 @@ namespace {
 
 std::atomic<uint64_t> next_query{0};
 
-// The move with the most points captured at once (first among equals in `order`).
-Action greedy_points(const State& state, const std::vector<Action>& order) {
-  Action best = order.front();
-  int best_gain = -1;
-  const int me = state.to_move();
-  for (Action a : order) {
-    auto next = state.clone();
-    next->apply(a);
-    const Outcome o = next->outcome();
-    if (o.over && o.winner == me) return a;
-    const int gain = next->points()[me] - state.points()[me];
-    if (gain > best_gain) best_gain = gain, best = a;
-  }
-  return best;
-}
-
 }  // namespace
 
 BotMove choose_bot_move(AnalysisEngine& engine, const GameSession& session,
@@ -45,26 +29,14 @@ BotMove choose_bot_move(AnalysisEngine& engine, const GameSession& session,
     return out;
   };
   if (legal.size() == 1) return done(legal[0], "only move");
-  bool counts_points = false;
-  for (const PieceKind& k : game.board_layout().kinds) counts_points |= k.points > 0;
-  if (counts_points && play_for_points(options.time_control, turn.time_left)) {
-    return done(greedy_points(state, legal), "points");
+  if (counts_points(game) && play_for_points(options.time_control, turn.time_left)) {
+    return done(points_move(state), "points");
   }
 
   const LevelSetting level = level_setting(session.settings().level);
   double seconds = options.untimed_seconds;
   if (turn.time_left >= 0) {
-    // Sharp: a capture is possible now (the game may turn on it).
-    double sharpness = 0;
-    for (Action a : legal) {
-      auto next = state.clone();
-      next->apply(a);
-      if (!next->last_captured().empty()) {
-        sharpness = 1;
-        break;
-      }
-    }
-    seconds = move_time(options.time_control, turn.time_left, sharpness);
+    seconds = move_time(options.time_control, turn.time_left, sharpness(state));
   }
   if (seconds < 0.005) return done(legal[0], "no time");
 

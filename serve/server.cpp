@@ -2,6 +2,7 @@
 
 #include <httplib.h>
 #include <spdlog/spdlog.h>
+#include <sys/socket.h>
 
 #include <condition_variable>
 #include <deque>
@@ -58,12 +59,16 @@ Json layout_json(const Game& game) {
   const BoardLayout l = game.board_layout();
   Json cells = Json::array();
   for (const BoardCell& c : l.cells) {
-    cells.push_back({{"name", c.name}, {"column", c.column}, {"row", c.row}, {"mark", c.mark}});
+    Json cell{{"name", c.name}, {"column", c.column}, {"row", c.row}, {"mark", c.mark}};
+    if (!c.shape.empty()) cell["shape"] = c.shape;
+    cells.push_back(std::move(cell));
   }
   Json kinds = Json::array();
   for (const PieceKind& k : l.kinds) {
-    kinds.push_back(
-        {{"name", k.name}, {"owner", k.owner}, {"glyph", k.glyph}, {"points", k.points}});
+    Json kind{{"name", k.name}, {"owner", k.owner}, {"glyph", k.glyph}, {"points", k.points}};
+    if (!k.shape.empty()) kind["shape"] = k.shape;
+    if (k.pips > 0) kind["pips"] = k.pips;
+    kinds.push_back(std::move(kind));
   }
   Json marks = Json::object();
   for (const auto& [name, meaning] : l.marks) marks[name] = meaning;
@@ -108,15 +113,30 @@ Server::Server(std::shared_ptr<AnalysisEngine> engine, ServerOptions options)
 Server::~Server() { stop(); }
 
 int Server::bind() {
+  // Debian's compiled cpp-httplib listens with a backlog of 5: a burst of new connections then
+  // overflows the accept queue, and the kernel drops their handshakes (retried after 1 s, 3 s,
+  // ...; a connection whose handshake the server gives up on is reset). Listening again on the
+  // bound socket raises the backlog (Linux), so the queue holds what the handler threads have
+  // not taken yet.
+  int listen_fd = -1;
+  http_->set_socket_options([&listen_fd](socket_t sock) {
+    httplib::default_socket_options(sock);
+    listen_fd = sock;
+  });
   int port = options_.port;
   if (port == 0) {
     port = http_->bind_to_any_port(options_.bind);
   } else if (!http_->bind_to_port(options_.bind, port)) {
     port = -1;
   }
+  http_->set_socket_options(httplib::default_socket_options);
   if (port <= 0) {
     throw std::runtime_error("cannot listen on " + options_.bind + ":" +
                              std::to_string(options_.port));
+  }
+  if (listen_fd < 0 || ::listen(listen_fd, options_.listen_backlog) != 0) {
+    throw std::runtime_error("cannot listen on " + options_.bind + ":" + std::to_string(port) +
+                             " with a backlog of " + std::to_string(options_.listen_backlog));
   }
   return port;
 }
@@ -206,11 +226,13 @@ std::shared_ptr<GameSession> Server::create(const Json& body) {
     }
     s.clock_seconds = body["minutes"].get<double>() * 60;
   }
+  // A random-start game (rolled back rows) draws a start of its own for every new game.
   std::unique_ptr<State> start = game.initial_state();
+  if (game.random_start()) start = game.start_state(std::stoull(random_id(), nullptr, 16));
   if (body.contains("position")) {
     if (!body["position"].is_string()) throw QueryError("position", "\"position\" must be text");
     try {
-      start = game.parse_state(body["position"].get<std::string>());
+      start = game.parse_start(body["position"].get<std::string>());
     } catch (const GameError& e) {
       throw QueryError("position", e.what());
     }
@@ -386,7 +408,7 @@ void Server::routes() {
     if (body.contains("position")) {
       if (!body["position"].is_string()) throw QueryError("position", "\"position\" must be text");
       try {
-        start = game.parse_state(body["position"].get<std::string>());
+        start = game.parse_start(body["position"].get<std::string>());
       } catch (const GameError& e) {
         throw QueryError("position", e.what());
       }

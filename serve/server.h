@@ -27,6 +27,8 @@ struct ServerOptions {
   int max_query_turns = 400;      // turns per API analysis query
   int max_streams = 8;  // open analysis streams (SSE) at once; each holds a handler thread
   int http_threads = 16;
+  // Connections waiting to be accepted (the listen backlog; the kernel caps it at somaxconn).
+  int listen_backlog = 1024;
   BotOptions bot;
   uint64_t seed = 1;
 };

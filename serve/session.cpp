@@ -5,7 +5,11 @@
 namespace pincer::serve {
 namespace {
 
-Json cells_json(const ActionCells& c) { return Json{{"from", c.from}, {"to", c.to}}; }
+Json cells_json(const ActionCells& c) {
+  Json j{{"from", c.from}, {"to", c.to}};
+  if (!c.also.empty()) j["also"] = c.also;
+  return j;
+}
 
 Json view_json(const State& s) {
   const BoardView v = s.board_view();
@@ -45,14 +49,9 @@ void GameSession::tick_locked() {
   if (left > 0) return;
   left = 0;
   ended_ = true;
-  if (settings_.clock == ClockMode::kSide) {
-    winner_ = 1 - state_->to_move();
-    reason_ = "time";
-  } else {
-    const std::array<int, 2> p = state_->points();
-    winner_ = p[0] > p[1] ? 0 : p[1] > p[0] ? 1 : analyzer_->game()->points_tie_winner();
-    reason_ = "time, points";
-  }
+  const Outcome o = clock_outcome(GameClock{settings_.clock, settings_.clock_seconds}, *state_);
+  winner_ = o.winner;
+  reason_ = o.reason;
 }
 
 Json GameSession::describe() {

@@ -9,14 +9,15 @@
 #include <string>
 #include <vector>
 
+#include "play/time_manager.h"
 #include "serve/analyzer.h"
 
 namespace pincer::serve {
 
-// Clocks: none; one clock for the whole game (when it runs out the side with more points wins,
-// equal points go to Game::points_tie_winner, a draw where it names nobody); or one clock per side
-// (the side whose clock runs out loses).
-enum class ClockMode { kNone, kGame, kSide };
+// Clocks (play/time_manager.h): none; one clock for the whole game (when it runs out the side
+// with more points wins, equal points go to Game::points_tie_winner, a draw where it names
+// nobody); or one clock per side (the side whose clock runs out loses).
+using ClockMode = ::pincer::ClockMode;
 
 struct SessionSettings {
   std::vector<bool> bot_plays = {false, true};  // per player

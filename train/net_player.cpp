@@ -6,6 +6,7 @@
 
 #include "play/levels.h"
 #include "play/players.h"
+#include "play/time_manager.h"
 #include "train/config.h"
 #include "train/search_config.h"
 
@@ -23,13 +24,29 @@ class NetPlayer : public Player {
 
   std::string spec() const override { return options_.spec; }
   void new_game() override { started_ = false; }
+  void set_time_left(double seconds) override { time_left_ = seconds; }
 
   Action choose(const State& state) override {
+    // Under a clock (play/time_manager.h): with little time left play for points; else search a
+    // share of the time left (at most the spec's time), more in a sharp position, and stop once
+    // the most visited move cannot be overtaken in the visits that time leaves.
+    double limit = options_.time_s;
+    const bool clocked = time_left_ >= 0;
+    if (clocked) {
+      const TimeControl tc;
+      const double budget = move_time(tc, time_left_, sharpness(state));
+      if ((counts_points_ && play_for_points(tc, time_left_)) || budget < tc.min_s) {
+        started_ = false;  // the tree no longer follows the game
+        return points_move(state);
+      }
+      limit = limit > 0 ? std::min(limit, budget) : budget;
+    }
     sync_root(state);
     const auto t0 = std::chrono::steady_clock::now();
     mcts::LeafBatch batch;
     std::vector<Evaluation> out;
     const int leaves = std::max(1, options_.search.leaves_per_batch);
+    int steps = 0;
     while (!search_.done()) {
       if (search_.collect(batch, leaves) > 0) {
         evaluator_->evaluate(batch.requests(), out);
@@ -39,10 +56,13 @@ class NetPlayer : public Player {
       } else {
         break;  // nothing to collect and nothing in flight: the tree cannot grow
       }
-      if (options_.time_s > 0 &&
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >=
-              options_.time_s) {
-        break;
+      const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (limit > 0 && t >= limit) break;
+      if (clocked && ++steps % 16 == 0) {
+        const mcts::SearchResult snap = search_.snapshot();
+        double left = options_.search.simulations - static_cast<double>(snap.simulations);
+        if (t > 0) left = std::min(left, snap.simulations / t * (limit - t));
+        if (visits_settled(snap.visits, left)) break;
       }
     }
     mcts::SearchResult r = search_.result();
@@ -105,6 +125,8 @@ class NetPlayer : public Player {
   mcts::SearchResult last_;
   bool started_ = false;
   Rng rng_;
+  bool counts_points_ = counts_points(*game_);
+  double time_left_ = -1;
 };
 
 }  // namespace

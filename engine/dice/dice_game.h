@@ -40,6 +40,7 @@ class DiceGame : public Game {
   void apply_symmetry(int sym, float* planes, float* policy) const override;
   uint64_t perft(const State& state, int depth) const override;
   const Heuristic* heuristic() const override;
+  BoardLayout board_layout() const override;  // board_layout.cpp
 
   const Rules& rules() const { return rules_; }
   std::unique_ptr<State> wrap(const Position& pos) const;
@@ -75,6 +76,8 @@ class DiceState : public State {
   void encode(float* planes) const override;
   int policy_index(Action action) const override;
   bool equals(const State& other) const override;
+  BoardView board_view() const override;                   // board_layout.cpp
+  ActionCells action_cells(Action action) const override;  // board_layout.cpp
 
   const Position& position() const { return pos_; }
 

@@ -29,6 +29,26 @@ function fmtClock(s) {
   return `${m}:${String(r).padStart(2, '0')}`;
 }
 
+// The legal moves a click on cell i plays with cell `selected` chosen (-1: none; placements).
+function movesAt(legal, selected, i) {
+  return legal.filter((m) => m.to === i && (m.from === selected || (m.from < 0 && selected < 0)));
+}
+
+function targetsOf(legal, selected) {
+  return new Set(legal.filter((m) => m.from === selected || (m.from < 0 && selected < 0)).map((m) => m.to));
+}
+
+// Moves that share their clicks (a divide's choice of squares): a button per move in `box`.
+function choose(box, moves, pick) {
+  box.replaceChildren(...moves.map((m) => {
+    const b = document.createElement('button');
+    b.textContent = m.short || m.move;
+    b.className = 'choice-move';
+    b.addEventListener('click', () => { box.replaceChildren(); pick(m); });
+    return b;
+  }));
+}
+
 // ---------------------------------------------------------------- Play
 const play = { game: null, selected: -1, busy: false, clockAt: 0 };
 
@@ -49,13 +69,8 @@ function renderPlay() {
   if (!g) return;
   const layout = rulesetOf(g.rules).layout;
   const myTurn = !g.result && !g.bot[g.sides.indexOf(g.toMove)];
-  const targets = new Set();
   const sources = new Set(g.legal.map((m) => m.from));
-  if (myTurn) {
-    for (const m of g.legal) {
-      if ((play.selected >= 0 && m.from === play.selected) || (m.from < 0 && play.selected < 0)) targets.add(m.to);
-    }
-  }
+  const targets = myTurn ? targetsOf(g.legal, play.selected) : new Set();
   const last = g.moves.length ? g.moves[g.moves.length - 1] : null;
   const captured = new Set();
   if (last) for (const name of last.captured) captured.add(layout.cells.findIndex((c) => c.name === name));
@@ -117,8 +132,9 @@ setInterval(renderClock, 250);
 async function clickPlay(i, sources) {
   const g = play.game;
   if (!g || g.result || play.busy || g.bot[g.sides.indexOf(g.toMove)]) return;
-  const move = g.legal.find((m) => m.to === i && (m.from === play.selected || (m.from < 0 && play.selected < 0)));
-  if (move && (play.selected >= 0 || move.from < 0)) {
+  $('play-choice').replaceChildren();
+  const moves = movesAt(g.legal, play.selected, i);
+  const send = async (move) => {
     play.selected = -1;
     try {
       play.game = await api('POST', `/api/game/${g.id}/move`, { move: move.move });
@@ -127,8 +143,9 @@ async function clickPlay(i, sources) {
     }
     renderPlay();
     await botIfNeeded();
-    return;
-  }
+  };
+  if (moves.length === 1) return send(moves[0]);
+  if (moves.length > 1) return choose($('play-choice'), moves, send);
   play.selected = sources.has(i) && play.selected !== i ? i : -1;
   renderPlay();
 }
@@ -201,14 +218,13 @@ function renderAnalyse() {
   const s = an.state;
   if (!s) return;
   const layout = rulesetOf(an.rules).layout;
-  const targets = new Set();
-  for (const m of s.legal) if ((an.selected >= 0 && m.from === an.selected) || (m.from < 0 && an.selected < 0)) targets.add(m.to);
+  const targets = targetsOf(s.legal, an.selected);
   const arrows = [];
   if (an.top) {
     const best = an.top.moveInfos[0]?.visits || 1;
     for (const m of an.top.moveInfos.slice(0, 3)) {
       const legal = s.legal.find((l) => l.move === m.long);
-      if (legal) arrows.push({ from: legal.from, to: legal.to, strength: Math.min(1, (m.visits || 1) / best) });
+      if (legal) arrows.push({ from: legal.from, to: legal.to, also: legal.also, strength: Math.min(1, (m.visits || 1) / best) });
     }
   }
   const last = s.moves.length ? s.moves[s.moves.length - 1] : null;
@@ -217,7 +233,11 @@ function renderAnalyse() {
     onClick: (i) => clickAnalyse(i),
   });
   $('an-turn').textContent = `turn ${an.cursor} of ${an.moves.length} · ${s.result ? 'game over' : `${s.toMove} to move`}`;
-  $('an-points').textContent = rulesetOf(an.rules).countsPoints ? `points ${s.points[0]} : ${s.points[1]}` : '';
+  const expected = an.top?.rootInfo?.expectedPoints;
+  const sides = rulesetOf(an.rules).sides;
+  $('an-points').textContent = !rulesetOf(an.rules).countsPoints ? ''
+    : `points ${s.points[0]} : ${s.points[1]}` +
+      (expected ? ` · expected ${expected[sides[0]]} : ${expected[sides[1]]}` : '');
   $('an-moves').replaceChildren(...an.moves.map((m, i) => {
     const li = document.createElement('li');
     li.textContent = m;
@@ -241,14 +261,16 @@ function renderAnalyse() {
 function clickAnalyse(i) {
   const s = an.state;
   if (!s || s.result) return;
-  const move = s.legal.find((m) => m.to === i && (m.from === an.selected || (m.from < 0 && an.selected < 0)));
-  if (move && (an.selected >= 0 || move.from < 0)) {
+  $('an-choice').replaceChildren();
+  const moves = movesAt(s.legal, an.selected, i);
+  const go = (move) => {
     an.moves = an.moves.slice(0, an.cursor).concat([move.move]);
     an.cursor += 1;
     an.graph = an.graph.slice(0, an.cursor);
     loadPosition();
-    return;
-  }
+  };
+  if (moves.length === 1) return go(moves[0]);
+  if (moves.length > 1) return choose($('an-choice'), moves, go);
   an.selected = s.legal.some((m) => m.from === i) && an.selected !== i ? i : -1;
   renderAnalyse();
 }

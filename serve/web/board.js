@@ -18,90 +18,137 @@ function ink(fill) {
   return lum > 140 ? '#222' : '#f4f4f4';
 }
 
-// opts: { flip, selected, targets (Set of cells), last ({from,to}), arrows ([{from,to,label,
-// strength}]), captured (Set of cells), onClick(cell) }
+// Pips of a die face on a unit square: positions in thirds.
+const PIPS = {
+  1: [[1, 1]], 2: [[0, 0], [2, 2]], 3: [[0, 0], [1, 1], [2, 2]], 4: [[0, 0], [2, 0], [0, 2], [2, 2]],
+  5: [[0, 0], [2, 0], [1, 1], [0, 2], [2, 2]], 6: [[0, 0], [2, 0], [0, 1], [2, 1], [0, 2], [2, 2]],
+};
+
+// A piece of `kind` centred on (cx, cy) with radius r: a disc, or a die with pips or a glyph.
+function drawPiece(g, kind, fill, cx, cy, r) {
+  const cls = `piece owner-${kind.owner}`;
+  if (kind.shape === 'die') {
+    el('rect', { x: cx - r, y: cy - r, width: 2 * r, height: 2 * r, rx: r * 0.25, fill,
+                 stroke: '#222', 'stroke-width': 1.5, class: `${cls} die` }, g);
+    if (kind.pips) {
+      for (const [px, py] of PIPS[kind.pips] || []) {
+        el('circle', { cx: cx - r * 0.55 + px * r * 0.55, cy: cy - r * 0.55 + py * r * 0.55,
+                       r: r * 0.14, fill: ink(fill), class: 'pip' }, g);
+      }
+      return;
+    }
+  } else {
+    el('circle', { cx, cy, r, fill, stroke: '#222', 'stroke-width': 1.5, class: cls }, g);
+  }
+  if (kind.glyph) {
+    const t = el('text', { x: cx, y: cy + r * 0.38, 'text-anchor': 'middle', 'font-size': r * 1.1,
+                           'font-weight': 700, fill: ink(fill) }, g);
+    t.textContent = kind.glyph;
+  }
+}
+
+// opts: { flip, selected, targets (Set of cells), last ({from,to,also}), arrows ([{from,to,label,
+// strength}]), captured (Set of cells), onClick(cell) }. Cells of shape "point" are crossings
+// where four tiles meet, drawn over the tiles.
 export function drawBoard(svg, layout, view, opts = {}) {
   svg.replaceChildren();
   const W = layout.columns * SIZE, H = layout.rows * SIZE;
   svg.setAttribute('viewBox', `-4 -4 ${W + 8} ${H + 8}`);
   const markNames = Object.keys(layout.marks || {});
-  const place = (i) => {
+  const isPoint = (c) => c.shape === 'point';
+  // Centre of cell i as drawn.
+  const centre = (i) => {
     const c = layout.cells[i];
-    const col = opts.flip ? layout.columns - 1 - c.column : c.column;
-    const row = opts.flip ? layout.rows - 1 - c.row : c.row;
-    return { x: col * SIZE, y: row * SIZE };
+    const edge = isPoint(c) ? 0 : 1;  // a tile's last column is columns - 1, a point's columns
+    const col = opts.flip ? layout.columns - edge - c.column : c.column;
+    const row = opts.flip ? layout.rows - edge - c.row : c.row;
+    const half = isPoint(c) ? 0 : SIZE / 2;
+    return { x: col * SIZE + half, y: row * SIZE + half };
   };
   const defs = el('defs', {}, svg);
   const marker = el('marker', { id: 'arrowhead', markerWidth: 4, markerHeight: 4, refX: 2.2,
                                 refY: 2, orient: 'auto' }, defs);
   el('path', { d: 'M0,0 L4,2 L0,4 z', fill: '#1565c0' }, marker);
+  const lastCells = new Set();
+  if (opts.last) for (const c of [opts.last.from, opts.last.to, ...(opts.last.also || [])]) lastCells.add(c);
 
-  layout.cells.forEach((c, i) => {
-    const { x, y } = place(i);
-    const g = el('g', { class: 'cell', 'data-cell': c.name, 'data-index': i }, svg);
-    const dark = (c.column + c.row) % 2 === 1;
-    el('rect', { x, y, width: SIZE, height: SIZE, fill: dark ? '#b58863' : '#f0d9b5' }, g);
+  const order = layout.cells.map((_, i) => i);
+  order.sort((a, b) => isPoint(layout.cells[a]) - isPoint(layout.cells[b]));  // tiles first
+  for (const i of order) {
+    const c = layout.cells[i];
+    const { x: cx, y: cy } = centre(i);
+    const point = isPoint(c);
+    const g = el('g', { class: point ? 'cell point' : 'cell', 'data-cell': c.name, 'data-index': i }, svg);
+    const half = point ? SIZE * 0.2 : SIZE / 2;  // a point's clickable area
+    const box = (inset, attrs) => el('rect', { x: cx - half + inset, y: cy - half + inset,
+                                               width: 2 * (half - inset), height: 2 * (half - inset),
+                                               ...attrs }, g);
+    if (point) {
+      el('circle', { cx, cy, r: half, fill: '#000', 'fill-opacity': 0.001 }, g);
+      el('circle', { cx, cy, r: 3, fill: '#5a4632', opacity: 0.6 }, g);
+    } else {
+      const dark = (c.column + c.row) % 2 === 1;
+      box(0, { fill: dark ? '#b58863' : '#f0d9b5' });
+    }
     if (c.mark) {
       const colour = MARK_COLOURS[markNames.indexOf(c.mark) % MARK_COLOURS.length];
-      el('rect', { x: x + 3, y: y + 3, width: SIZE - 6, height: SIZE - 6, fill: 'none',
-                   stroke: colour, 'stroke-width': 4 }, g);
+      box(3, { fill: 'none', stroke: colour, 'stroke-width': 4 });
       const t = el('title', {}, g);
       t.textContent = `${c.name}: ${c.mark} (${layout.marks[c.mark] || ''})`;
     }
-    if (opts.last && (opts.last.from === i || opts.last.to === i)) {
-      el('rect', { x, y, width: SIZE, height: SIZE, fill: '#f7ec5d', opacity: 0.45 }, g);
+    if (lastCells.has(i)) {
+      if (point) el('circle', { cx, cy, r: half, fill: '#f7ec5d', opacity: 0.7 }, g);
+      else box(0, { fill: '#f7ec5d', opacity: 0.45 });
     }
     if (opts.captured && opts.captured.has(i)) {
-      el('rect', { x, y, width: SIZE, height: SIZE, fill: '#e53935', opacity: 0.3 }, g);
+      if (point) el('circle', { cx, cy, r: half, fill: '#e53935', opacity: 0.5 }, g);
+      else box(0, { fill: '#e53935', opacity: 0.3 });
     }
     if (opts.selected === i) {
-      el('rect', { x: x + 1, y: y + 1, width: SIZE - 2, height: SIZE - 2, fill: 'none',
-                   stroke: '#1e88e5', 'stroke-width': 3 }, g);
+      if (point) el('circle', { cx, cy, r: half, fill: 'none', stroke: '#1e88e5', 'stroke-width': 3 }, g);
+      else box(1, { fill: 'none', stroke: '#1e88e5', 'stroke-width': 3 });
     }
-    const label = el('text', { x: x + 3, y: y + SIZE - 4, 'font-size': 9, fill: '#5a4632',
-                               opacity: 0.7 }, g);
-    label.textContent = c.name;
+    if (!point) {
+      const label = el('text', { x: cx - half + 3, y: cy + half - 4, 'font-size': 9, fill: '#5a4632',
+                                 opacity: 0.7 }, g);
+      label.textContent = c.name;
+    }
     const k = view && view.piece ? view.piece[i] : -1;
     if (k >= 0) {
       const kind = layout.kinds[k];
       const fill = layout.sideColors[kind.owner] || '#888';
-      el('circle', { cx: x + SIZE / 2, cy: y + SIZE / 2, r: SIZE * 0.36, fill, stroke: '#222',
-                     'stroke-width': 1.5, class: `piece owner-${kind.owner}` }, g);
-      if (kind.glyph) {
-        const t = el('text', { x: x + SIZE / 2, y: y + SIZE / 2 + 7, 'text-anchor': 'middle',
-                               'font-size': 20, 'font-weight': 700, fill: ink(fill) }, g);
-        t.textContent = kind.glyph;
-      }
+      drawPiece(g, kind, fill, cx, cy, point ? SIZE * 0.2 : SIZE * (kind.shape === 'die' ? 0.32 : 0.36));
       const title = el('title', {}, g);
       title.textContent = `${c.name}: ${kind.name}${kind.points ? ` (${kind.points} points)` : ''}`;
     } else if (view && view.marker && view.marker[i] >= 0) {
       const kind = layout.kinds[view.marker[i]];
-      el('rect', { x: x + SIZE / 2 - 9, y: y + SIZE / 2 - 9, width: 18, height: 18,
-                   transform: `rotate(45 ${x + SIZE / 2} ${y + SIZE / 2})`, fill: '#fff8',
-                   stroke: '#444', class: 'token' }, g);
-      const t = el('text', { x: x + SIZE / 2, y: y + SIZE / 2 + 5, 'text-anchor': 'middle',
-                             'font-size': 14, fill: '#222' }, g);
+      el('rect', { x: cx - 9, y: cy - 9, width: 18, height: 18,
+                   transform: `rotate(45 ${cx} ${cy})`, fill: '#fff8', stroke: '#444', class: 'token' }, g);
+      const t = el('text', { x: cx, y: cy + 5, 'text-anchor': 'middle', 'font-size': 14, fill: '#222' }, g);
       t.textContent = kind.glyph;
     }
     if (opts.targets && opts.targets.has(i)) {
-      el('circle', { cx: x + SIZE / 2, cy: y + SIZE / 2, r: 8, fill: '#1e88e5', opacity: 0.6,
-                     class: 'target' }, g);
+      el('circle', { cx, cy, r: point ? 6 : 8, fill: '#1e88e5', opacity: 0.6, class: 'target' }, g);
     }
     if (opts.onClick) g.addEventListener('click', () => opts.onClick(i));
-  });
+  }
   for (const a of opts.arrows || []) {
     if (a.to < 0) continue;
-    const to = place(a.to);
-    const from = a.from >= 0 ? place(a.from) : to;
+    const to = centre(a.to);
     const w = 3 + 7 * (a.strength ?? 0.5);
-    if (a.from >= 0) {
-      el('line', { x1: from.x + SIZE / 2, y1: from.y + SIZE / 2, x2: to.x + SIZE / 2,
-                   y2: to.y + SIZE / 2, stroke: '#1565c0', 'stroke-width': w, opacity: 0.7,
-                   'marker-end': 'url(#arrowhead)', class: 'arrow', 'pointer-events': 'none' }, svg);
+    const style = { stroke: '#1565c0', 'stroke-width': w, opacity: 0.7, class: 'arrow',
+                    'pointer-events': 'none' };
+    if (a.from >= 0 && a.from !== a.to) {
+      const from = centre(a.from);
+      el('line', { x1: from.x, y1: from.y, x2: to.x, y2: to.y, 'marker-end': 'url(#arrowhead)',
+                   ...style }, svg);
     } else {
-      el('circle', { cx: to.x + SIZE / 2, cy: to.y + SIZE / 2, r: 14, fill: 'none',
-                     stroke: '#1565c0', 'stroke-width': w, opacity: 0.7, class: 'arrow',
-                     'pointer-events': 'none' }, svg);
+      el('circle', { cx: to.x, cy: to.y, r: 14, fill: 'none', ...style }, svg);
+    }
+    for (const c of a.also || []) {  // the cells a move puts pieces on (a divide's)
+      const p = centre(c);
+      el('line', { x1: to.x, y1: to.y, x2: p.x, y2: p.y, 'stroke-dasharray': '6 4', ...style,
+                   'stroke-width': w / 2 }, svg);
     }
   }
 }

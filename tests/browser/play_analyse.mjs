@@ -1,6 +1,8 @@
 // Drives `pincer serve` in headless chromium: plays SE!ZE (seize-reference, game clock) against
 // the level-1 bot by clicking squares until a capture changes the points, resigns and checks the
-// result shown, then loads the game's record in the analysis page and waits for the top moves.
+// result shown, then loads the game's record in the analysis page and waits for the top moves;
+// places a Seega piece; plays a few moves of corners (one to a point) and dice by clicks, and a
+// corners divide picked from the choice buttons in the analysis page.
 // Usage: node play_analyse.mjs BASE_URL SCREENSHOT_DIR CHROMIUM
 import puppeteer from 'puppeteer-core';
 import fs from 'node:fs';
@@ -114,6 +116,83 @@ try {
   await page.waitForSelector('#an-board [data-cell="b2"] circle.piece');
   await page.waitForFunction(() => document.getElementById('an-status').dataset.done === '1', { timeout: 30000 });
   await page.screenshot({ path: path.join(shots, 'analyse-seega.png') });
+
+  // Corners and dice, each from its own layout: a few moves against the level-1 bot by clicks.
+  const info = await api('GET', '/api/info');
+  const layoutOf = (rules) => info.rulesets.find((r) => r.rules === rules).layout;
+  async function playByClicks(rules, side, turns, prefer) {
+    await page.goto(base + '/#play', { waitUntil: 'networkidle0' });
+    await page.waitForSelector('#play-rules option');
+    await page.select('#play-rules', rules);
+    await page.select('#play-side', side);
+    await page.select('#play-level', '1');
+    await page.select('#play-clock', 'none');
+    const before = await page.evaluate(() => location.hash);
+    await page.click('#play-new');
+    await page.waitForFunction((h) => location.hash.startsWith('#play/') && location.hash !== h, {}, before);
+    const gid = await page.evaluate(() => location.hash.split('/')[1]);
+    const cells = layoutOf(rules).cells;
+    const played = [];
+    for (let turn = 0; turn < turns; ++turn) {
+      await page.waitForFunction(() => !document.getElementById('play-status').textContent.includes('thinking') &&
+                                       document.querySelector('#play-board [data-cell]'));
+      const g = await api('GET', `/api/game/${gid}`);
+      if (g.result) break;
+      if (g.toMove !== side) fail(`${rules}: expected ${side} to move, got ${g.toMove}`);
+      const move = g.legal.find((m) => prefer(m, cells)) || g.legal[(turn * 5) % g.legal.length];
+      const from = cells[move.from].name, to = cells[move.to].name;
+      await page.click(`#play-board [data-cell="${from}"]`);
+      await page.waitForSelector(`#play-board [data-cell="${to}"] .target`);
+      await page.click(`#play-board [data-cell="${to}"]`);
+      await page.waitForFunction((n) => document.querySelectorAll('#play-moves li').length >= n ||
+                                        document.getElementById('play-status').dataset.over === '1',
+                                 { timeout: 30000 }, g.moves.length + 2);
+      const now = await api('GET', `/api/game/${gid}`);
+      if (now.moves[g.moves.length]?.long !== move.move) fail(`${rules}: played ${now.moves[g.moves.length]?.long}, not ${move.move}`);
+      played.push(move.move);
+    }
+    log(`${rules}: played ${played.join(' ')} by clicks`);
+    return played;
+  }
+  // Corners: a square piece steps onto a point (a crossing) first.
+  const cornersMoves = await playByClicks('corners', 'white', 3, (m, cells) => cells[m.to].shape === 'point');
+  if (!cornersMoves[0].endsWith("'")) fail(`corners: the first move ${cornersMoves[0]} is not to a point`);
+  if ((await page.$$('#play-board g.point')).length !== 49) fail('corners: 49 points expected');
+  await page.screenshot({ path: path.join(shots, 'play-corners.png') });
+  // A divide: the point piece's moves that share its clicks are offered as buttons.
+  await page.goto(base + '/#analyse', { waitUntil: 'networkidle0' });
+  await page.select('#an-rules', 'corners');
+  await page.$eval('#an-input', (e) => {
+    e.value = '......../B......./......../......../......../......../......../.......W ' +
+              '......./......./......./...W.../......./......./....... w 2 15 10';
+  });
+  await page.click('#an-load');
+  await page.waitForFunction(() => document.getElementById('an-status').dataset.done === '1' &&
+                                   document.querySelector('#an-board [data-cell="d4\'"] circle.piece'), { timeout: 30000 });
+  await page.click('#an-board [data-cell="d4\'"]');
+  await page.waitForSelector('#an-board [data-cell="d4\'"] .target');
+  await page.click('#an-board [data-cell="d4\'"]');
+  await page.waitForSelector('#an-choice button');
+  const choices = await page.$$eval('#an-choice button', (bs) => bs.map((b) => b.textContent));
+  log(`corners divide choices: ${choices.join(' ')}`);
+  if (!choices.includes("d4'*d4e5")) fail(`no divide d4'*d4e5 among ${choices}`);
+  await page.screenshot({ path: path.join(shots, 'analyse-corners-divide.png') });
+  const pick = (await page.$$('#an-choice button'))[choices.indexOf("d4'*d4e5")];
+  await pick.click();
+  await page.waitForFunction(() => document.querySelector('#an-board [data-cell="d4"] circle.piece') &&
+                                   document.querySelector('#an-board [data-cell="e5"] circle.piece') &&
+                                   !document.querySelector('#an-board [data-cell="d4\'"] circle.piece'), { timeout: 30000 });
+  const anMoves = await page.$$eval('#an-moves li', (lis) => lis.map((li) => li.textContent));
+  if (anMoves.join(' ') !== "d4'*d4e5") fail(`analysis moves after the divide: ${anMoves}`);
+  await page.waitForFunction(() => document.getElementById('an-status').dataset.done === '1', { timeout: 30000 });
+  await page.screenshot({ path: path.join(shots, 'analyse-corners.png') });
+  // Dice: dice with pips, a King, a few moves.
+  await playByClicks('dice-7x7', 'white', 3, () => false);
+  const dice = await page.$$eval('#play-board rect.die', (r) => r.length);
+  const pips = await page.$$eval('#play-board circle.pip', (r) => r.length);
+  if (dice < 20 || pips < 40) fail(`dice: ${dice} dice and ${pips} pips drawn`);
+  await page.screenshot({ path: path.join(shots, 'play-dice.png') });
+
   if (errors.length) fail(`page errors: ${errors.join('; ')}`);
   log('ok');
 } finally {

@@ -21,7 +21,8 @@ if [ ! -d "$work/node_modules/puppeteer-core" ]; then
     echo "browser test: npm install failed"; exit 1; }
 fi
 log=$(mktemp)
-"$pincer" serve --rules seize-reference --rules seega-5x5 --player alphabeta:depth=2 --port 0 \
+"$pincer" serve --rules seize-reference --rules seega-5x5 --rules corners --rules dice-7x7 \
+  --player alphabeta:depth=2 --port 0 \
   --bot-seconds 0.3 --threads 2 > "$log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -f "$log"' EXIT

@@ -51,5 +51,13 @@ out=$("$pincer" rules --rules seize-v0)
 contains "rules lists guesses" "powers.on_second = BLOCKED" "$out"
 rm -rf "$dir"
 
+# A game clock: alpha-beta of unbounded depth plays on the clock; bad clocks are refused.
+out=$("$pincer" --log-level warn match --rules seize-reference --a alphabeta:depth=60 --b random \
+  --games 2 --max-plies 30 --clock game:0.2 --json 2>&1)
+contains "match clock line" "clock game:0.2: " "$out"
+contains "match clock json" '"clock":"game:0.2"' "$out"
+out=$("$pincer" match --rules seize-reference --a random --b random --clock hours:3 2>&1)
+contains "match bad clock" 'clock "hours:3": write none, game:MINUTES' "$out"
+
 if [ "$failures" -ne 0 ]; then echo "$failures failed"; exit 1; fi
 echo "all CLI checks passed"

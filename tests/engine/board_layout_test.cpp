@@ -3,7 +3,9 @@
 // and the cells each action moves between, over random games.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
+#include <tuple>
 
 #include "engine/embedded.h"
 #include "engine/registry.h"
@@ -19,14 +21,17 @@ TEST_P(BoardLayoutTest, CellsAreDistinctAndOnTheGrid) {
   const BoardLayout layout = game->board_layout();
   ASSERT_TRUE(layout.provided());
   std::set<std::string> names;
-  std::set<std::pair<int, int>> places;
+  std::set<std::tuple<std::string, int, int>> places;
   for (const BoardCell& c : layout.cells) {
     EXPECT_TRUE(names.insert(c.name).second) << c.name;
-    EXPECT_TRUE(places.insert({c.column, c.row}).second) << c.name;
+    EXPECT_TRUE(places.insert({c.shape, c.column, c.row}).second) << c.name;
+    // A tile lies on the grid; a point (a crossing) may lie on its far edges too.
+    ASSERT_TRUE(c.shape.empty() || c.shape == "point") << c.shape;
+    const int edge = c.shape.empty() ? 0 : 1;
     EXPECT_GE(c.column, 0);
-    EXPECT_LT(c.column, layout.columns);
+    EXPECT_LT(c.column, layout.columns + edge);
     EXPECT_GE(c.row, 0);
-    EXPECT_LT(c.row, layout.rows);
+    EXPECT_LT(c.row, layout.rows + edge);
     if (!c.mark.empty()) {
       bool known = false;
       for (const auto& m : layout.marks) known |= m.first == c.mark;
@@ -34,19 +39,27 @@ TEST_P(BoardLayoutTest, CellsAreDistinctAndOnTheGrid) {
     }
   }
   for (int p = 0; p < 2; ++p) EXPECT_FALSE(layout.side_colors[p].empty());
+  for (const PieceKind& k : layout.kinds) {
+    ASSERT_TRUE(k.shape.empty() || k.shape == "die") << k.name << ": " << k.shape;
+    EXPECT_TRUE(k.pips >= 0 && k.pips <= 6) << k.name;
+    EXPECT_TRUE(k.pips == 0 || k.shape == "die") << k.name;
+  }
 }
 
 TEST_P(BoardLayoutTest, ViewAndActionCellsFollowTheMoves) {
   const GamePtr game = load_game(GetParam());
   const BoardLayout layout = game->board_layout();
   const int n = static_cast<int>(layout.cells.size());
+  auto cell_of = [&](const std::string& name) {
+    for (int i = 0; i < n; ++i)
+      if (layout.cells[i].name == name) return i;
+    return -1;
+  };
   int checked = 0;
-  for (uint64_t seed = 1; seed <= 6; ++seed) {
-    testing::play_random_game(*game->initial_state(), seed, 120, [&](const State& s, Action a) {
+  for (uint64_t seed = 1; seed <= 8; ++seed) {
+    testing::play_random_game(*game->start_state(seed), seed, 160, [&](const State& s, Action a) {
       const BoardView view = s.board_view();
       ASSERT_EQ(static_cast<int>(view.piece.size()), n);
-      // Pieces on the board per side agree with the position text's count of moves possible:
-      // each kind index is in range and owned by a player.
       for (int k : view.piece) {
         if (k < 0) continue;
         ASSERT_LT(k, static_cast<int>(layout.kinds.size()));
@@ -67,14 +80,56 @@ TEST_P(BoardLayoutTest, ViewAndActionCellsFollowTheMoves) {
       } else {
         EXPECT_EQ(view.piece[cells.to], -1) << "placement on an occupied cell: " << text;
       }
+      for (int c : cells.also) {
+        ASSERT_GE(c, 0);
+        ASSERT_LT(c, n);
+        EXPECT_EQ(view.piece[c], -1) << "a piece put on an occupied cell: " << text;
+        EXPECT_NE(text.find(layout.cells[c].name), std::string::npos) << text;
+      }
       auto next = s.clone();
       next->apply(a);
-      const int moved = next->board_view().piece[cells.to];
-      ASSERT_GE(moved, 0) << "nothing arrived on the destination of " << text;
+      const BoardView after = next->board_view();
+      std::set<int> captured;
+      for (const std::string& name : next->last_captured()) {
+        const int c = cell_of(name);
+        ASSERT_GE(c, 0) << "captured " << name << " is not a cell";
+        captured.insert(c);
+      }
+      // What the action puts down is there, unless the captures after it took it.
+      std::vector<int> put = cells.also;
+      if (cells.to != cells.from) put.push_back(cells.to);
+      for (int c : put) {
+        EXPECT_TRUE(after.piece[c] >= 0 || captured.count(c))
+            << "nothing arrived on " << layout.cells[c].name << ": " << text;
+      }
+      if (cells.from >= 0) {
+        EXPECT_EQ(after.piece[cells.from], -1) << "the origin is not left: " << text;
+      }
       ++checked;
     });
   }
   EXPECT_GT(checked, 100);
+}
+
+// The page picks a move by its cells: every legal action of a position has its own cells.
+TEST_P(BoardLayoutTest, EveryLegalActionHasItsOwnCells) {
+  const GamePtr game = load_game(GetParam());
+  int positions = 0;
+  for (uint64_t seed = 11; seed <= 14; ++seed) {
+    testing::play_random_game(*game->start_state(seed), seed, 160, [&](const State& s, Action) {
+      std::vector<Action> legal;
+      s.legal_actions(legal);
+      std::set<std::tuple<int, int, std::vector<int>>> seen;
+      for (Action a : legal) {
+        ActionCells c = s.action_cells(a);
+        std::sort(c.also.begin(), c.also.end());
+        EXPECT_TRUE(seen.insert({c.from, c.to, c.also}).second)
+            << "two legal actions share their cells: " << game->action_text(s, a, false);
+      }
+      ++positions;
+    });
+  }
+  EXPECT_GT(positions, 50);
 }
 
 std::vector<std::string> shipped() {
@@ -127,6 +182,78 @@ TEST(BoardLayout, SeegaPlacementHasNoOrigin) {
   EXPECT_EQ(cells.from, -1);
   EXPECT_EQ(game->board_layout().cells[cells.to].name, "b2");
   EXPECT_EQ(game->board_layout().cells[12].mark, "centre");
+}
+
+TEST(BoardLayout, CornersHasSquaresAndPoints) {
+  const GamePtr game = load_game("corners");
+  const BoardLayout layout = game->board_layout();
+  ASSERT_EQ(layout.cells.size(), 64u + 49u);
+  EXPECT_EQ(layout.cells[0].name, "a1");
+  EXPECT_EQ(layout.cells[0].row, 7);
+  // The first point, a1', is the top-right corner of a1: the top-left corner of tile b1.
+  EXPECT_EQ(layout.cells[64].name, "a1'");
+  EXPECT_EQ(layout.cells[64].shape, "point");
+  EXPECT_EQ(layout.cells[64].column, 1);
+  EXPECT_EQ(layout.cells[64].row, 7);
+  EXPECT_EQ(layout.cells.back().name, "g7'");
+  const BoardView view = game->initial_state()->board_view();
+  int squares[2] = {0, 0}, points = 0;
+  for (size_t i = 0; i < view.piece.size(); ++i) {
+    if (view.piece[i] < 0) continue;
+    (i < 64 ? squares[layout.kinds[view.piece[i]].owner] : points) += 1;
+  }
+  EXPECT_EQ(squares[0], 16);
+  EXPECT_EQ(squares[1], 16);
+  EXPECT_EQ(points, 0);
+}
+
+TEST(BoardLayout, CornersDivideGoesFromItsPointToItsSquares) {
+  const GamePtr game = load_game("corners");
+  // White: a point piece on d4' and two pieces in reserve; a square piece each far apart.
+  auto s = game->parse_state(
+      "......../B......./......../......../......../......../......../.......W "
+      "......./......./......./...W.../......./......./....... w 2 15 10");
+  const BoardLayout layout = game->board_layout();
+  const Action a = game->parse_action(*s, "d4'*d4e5");
+  const ActionCells cells = s->action_cells(a);
+  EXPECT_EQ(layout.cells[cells.from].name, "d4'");
+  EXPECT_EQ(cells.to, cells.from);
+  std::vector<std::string> also;
+  for (int c : cells.also) also.push_back(layout.cells[c].name);
+  std::sort(also.begin(), also.end());
+  EXPECT_EQ(also, (std::vector<std::string>{"d4", "e5"}));
+  const ActionCells step = s->action_cells(game->parse_action(*s, "d4'-e4"));
+  EXPECT_EQ(layout.cells[step.from].name, "d4'");
+  EXPECT_EQ(layout.cells[step.to].name, "e4");
+}
+
+TEST(BoardLayout, DiceSizesAndFaces) {
+  for (const auto& [rules, size] : std::vector<std::pair<std::string, int>>{
+           {"dice-6x6", 6}, {"dice-7x7", 7}, {"dice-8x8", 8}}) {
+    const GamePtr game = load_game(rules);
+    const BoardLayout layout = game->board_layout();
+    EXPECT_EQ(layout.columns, size) << rules;
+    EXPECT_EQ(static_cast<int>(layout.cells.size()), size * size) << rules;
+    const auto start = game->setup_state(game->draw_setup(5));
+    const BoardView view = start->board_view();
+    int kings = 0, dice[2] = {0, 0};
+    for (int k : view.piece) {
+      if (k < 0) continue;
+      EXPECT_EQ(layout.kinds[k].shape, "die");
+      ++dice[layout.kinds[k].owner];
+      kings += layout.kinds[k].glyph == "K";
+    }
+    EXPECT_EQ(kings, 2) << rules;
+    EXPECT_EQ(dice[0], 2 * size) << rules;  // a front row of pawns and a back row
+    EXPECT_EQ(dice[1], 2 * size) << rules;
+  }
+  // The pawns show two pips; capturing scores only where the ruleset plays for points.
+  const GamePtr scored = load_game("dice-7x7-scored");
+  const BoardLayout layout = scored->board_layout();
+  const BoardView view = scored->initial_state()->board_view();
+  EXPECT_EQ(layout.kinds[view.piece[7]].pips, 2);  // a2
+  for (const PieceKind& k : layout.kinds) EXPECT_EQ(k.points, k.glyph == "K" ? 5 : 1) << k.name;
+  for (const PieceKind& k : load_game("dice-7x7")->board_layout().kinds) EXPECT_EQ(k.points, 0);
 }
 
 }  // namespace

@@ -3,6 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
+#include "engine/registry.h"
+#include "play/player.h"
+
 namespace pincer {
 namespace {
 
@@ -40,6 +45,23 @@ TEST(Levels, LowLevelsSpreadTheirMoves) {
   int best = 0;
   for (int i = 0; i < 100; ++i) best += pick_candidate(level_setting(7), ab, 0.9, i / 100.0) == 0;
   EXPECT_EQ(best, 100);  // a much worse move is never picked at a cool temperature
+}
+
+// The classical levels (mcts:...,level=N): a level-1 bot (one simulation, a hot pick, half its
+// moves any move at all) spreads its moves.
+TEST(Levels, ClassicalMctsLevels) {
+  const GamePtr game = load_game("seega-5x5");
+  std::set<Action> low, high;
+  for (uint64_t seed = 1; seed <= 24; ++seed) {
+    low.insert(make_player(game, "mcts:sims=200,rollout=30,level=1", seed)
+                   ->choose(*game->initial_state()));
+    high.insert(
+        make_player(game, "mcts:sims=200,rollout=30", seed)->choose(*game->initial_state()));
+  }
+  EXPECT_GE(low.size(), 6u);
+  EXPECT_LT(high.size(), low.size());
+  EXPECT_THROW(make_player(game, "mcts:level=0", 1), std::invalid_argument);
+  EXPECT_THROW(make_player(game, "mcts:level=11", 1), std::invalid_argument);
 }
 
 }  // namespace
