@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "book/alphabeta_search.h"
 #include "book/build.h"
 #include "book/stats.h"
 #include "cli/book_model.h"
@@ -39,7 +40,7 @@ struct BookArgs {
                                                       format = "json";
   std::vector<std::string> moves, games;
   int64_t positions = 100;
-  int visits = 200, threads = 1, save_every = 1, max_plies = 40;
+  int visits = 200, threads = 1, save_every = 1, max_plies = 40, depth = 4;
   uint64_t min_games = 1;
   int64_t seed = -1;
   bool as_json = false;
@@ -68,6 +69,13 @@ void run_build(const BookArgs& a) {
     load_torch_library("pincer book --model");
     if (!book_model_factory()) throw std::invalid_argument("--model needs a build with torch");
     evaluator = book_model_factory()(game, a.model, a.device, o.evaluator_id);
+  } else if (a.evaluator == "alphabeta") {
+    AlphaBetaBookOptions abo;
+    abo.depth = a.depth;
+    auto searcher = std::make_shared<AlphaBetaBookSearch>(*game, abo);
+    o.searcher = [searcher](const State& s) { return searcher->search(s); };
+    evaluator = std::make_shared<mcts::UniformEvaluator>();
+    o.evaluator_id = "alphabeta:depth=" + std::to_string(a.depth);
   } else if (a.evaluator == "rollout") {
     evaluator = std::make_shared<mcts::RolloutEvaluator>(8);
     o.evaluator_id = "rollout";
@@ -81,7 +89,7 @@ void run_build(const BookArgs& a) {
                                 : std::string();
   const Line root = play_line(*game, setup.empty() ? a.position : setup, a.moves);
   o.positions = a.positions;
-  o.search.simulations = a.visits;
+  o.search.simulations = a.evaluator == "alphabeta" && a.model.empty() ? 0 : a.visits;
   o.search.leaves_per_batch = a.model.empty() ? 1 : 8;
   o.threads = a.threads;
   o.path = a.book;
@@ -281,8 +289,11 @@ RegisterCommand reg{
       common(b);
       b->add_option("--model", a->model, "Model file (needs torch)");
       b->add_option("--device", a->device, "Device of --model");
-      b->add_option("--evaluator", a->evaluator, "Without --model: uniform or rollout")
-          ->check(CLI::IsMember({"uniform", "rollout"}));
+      b->add_option("--evaluator", a->evaluator,
+                    "Without --model: uniform, rollout, or alphabeta (the classical search)")
+          ->check(CLI::IsMember({"uniform", "rollout", "alphabeta"}));
+      b->add_option("--depth", a->depth, "--evaluator alphabeta: plies searched per position")
+          ->check(CLI::Range(1, 64));
       b->add_option("--positions", a->positions, "Total positions to reach")
           ->check(CLI::Range(int64_t{1}, int64_t{100000000}));
       b->add_option("--visits", a->visits, "Search visits per position")
