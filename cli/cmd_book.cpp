@@ -9,7 +9,6 @@
 #include "book/alphabeta_search.h"
 #include "book/build.h"
 #include "book/stats.h"
-#include "cli/book_model.h"
 #include "cli/support/commands.h"
 #include "cli/support/positions.h"
 #include "cli/support/torch_plugin.h"
@@ -17,18 +16,10 @@
 #include "engine/record.h"
 #include "engine/registry.h"
 #include "mcts/evaluators.h"
+#include "serve/model.h"
+#include "train/records.h"
 
 namespace pincer::cli {
-
-BookModelFactory& book_model_factory() {
-  static BookModelFactory factory;
-  return factory;
-}
-
-BookChunkReader& book_chunk_reader() {
-  static BookChunkReader reader;
-  return reader;
-}
 
 namespace {
 
@@ -67,8 +58,11 @@ void run_build(const BookArgs& a) {
   BuildOptions o;
   if (!a.model.empty()) {
     load_torch_library("pincer book --model");
-    if (!book_model_factory()) throw std::invalid_argument("--model needs a build with torch");
-    evaluator = book_model_factory()(game, a.model, a.device, o.evaluator_id);
+    serve::ModelOptions mo;
+    mo.device = a.device;
+    serve::LoadedModel m = serve::load_model_evaluator(game, a.model, mo);
+    evaluator = m.evaluator;
+    o.evaluator_id = m.model_id;
   } else if (a.evaluator == "alphabeta") {
     AlphaBetaBookOptions abo;
     abo.depth = a.depth;
@@ -134,9 +128,7 @@ void run_stats(const BookArgs& a) {
         stats.add_sgn(read_whole_file(f), f, errors);
         continue;
       }
-      load_torch_library("reading record chunks");
-      if (!book_chunk_reader()) throw std::runtime_error(f + ": record chunks need torch");
-      const RecordChunk chunk = book_chunk_reader()(f, *game);
+      const RecordChunk chunk = read_record_chunk(f, *game);
       for (int i = 0; i < chunk.games_size(); ++i) {
         const GameRecord& g = chunk.games(i);
         if (g.model_id().rfind(a.model_id, 0) != 0) continue;
