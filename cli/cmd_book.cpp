@@ -8,6 +8,7 @@
 
 #include "book/alphabeta_search.h"
 #include "book/build.h"
+#include "book/player.h"
 #include "book/stats.h"
 #include "cli/support/commands.h"
 #include "cli/support/positions.h"
@@ -268,6 +269,13 @@ void run_export(const BookArgs& a) {
   }
   std::printf("%s", out.c_str());
 }
+
+// The classical players take book=PATH too (the net player: cli/torch/player_net.cpp).
+struct RegisterBookPlayers {
+  RegisterBookPlayers() {
+    for (const char* kind : {"alphabeta", "mcts"}) add_book_to_player_kind(kind);
+  }
+} register_book_players;
 
 RegisterCommand reg{
     "book", "Opening books: build by search, add game statistics, show, export", [](CLI::App& app) {
