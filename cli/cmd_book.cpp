@@ -9,6 +9,7 @@
 #include "book/alphabeta_search.h"
 #include "book/build.h"
 #include "book/player.h"
+#include "book/report.h"
 #include "book/stats.h"
 #include "cli/support/commands.h"
 #include "cli/support/positions.h"
@@ -29,11 +30,11 @@ using json = nlohmann::json;
 
 struct BookArgs {
   std::string rules, book, position, model, model_id, evaluator = "uniform", device = "cpu",
-                                                      format = "json";
+                                                      format = "json", out;
   std::vector<std::string> moves, games;
   int64_t positions = 100;
   int visits = 200, threads = 1, save_every = 1, max_plies = 40, depth = 4;
-  uint64_t min_games = 1;
+  uint64_t min_games = 1, min_games_shown = 10;
   int64_t seed = -1;
   bool as_json = false;
 };
@@ -270,6 +271,17 @@ void run_export(const BookArgs& a) {
   std::printf("%s", out.c_str());
 }
 
+void run_report(const BookArgs& a) {
+  GamePtr game = book_game(a);
+  const OpeningBook book = open_book(a, *game, false);
+  ReportOptions o;
+  o.min_games = a.min_games_shown;
+  const std::string html = report_html(book, *game, o);
+  atomic_write_file(a.out, html);
+  std::printf("%s: %zu searched positions of %zu, %.1f MB\n", a.out.c_str(), book.searched(),
+              book.size(), html.size() / 1e6);
+}
+
 // The classical players take book=PATH too (the net player: cli/torch/player_net.cpp).
 struct RegisterBookPlayers {
   RegisterBookPlayers() {
@@ -324,6 +336,15 @@ RegisterCommand reg{
       sh->add_option("--moves", a->moves, "Moves from the position");
       sh->add_flag("--json", a->as_json, "JSON for tools");
       sh->callback([a] { run_show(*a); });
+
+      CLI::App* r =
+          app.add_subcommand("report", "One self-contained HTML page to explore the book");
+      common(r);
+      r->add_option("--out", a->out, "HTML file to write")->required();
+      r->add_option("--min-games", a->min_games_shown,
+                    "Show positions known only from games when this many games reached them")
+          ->capture_default_str();
+      r->callback([a] { run_report(*a); });
 
       CLI::App* e = app.add_subcommand("export", "The book as JSON, or its main lines as SGN");
       common(e);
