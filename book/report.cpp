@@ -48,6 +48,48 @@ std::string embedded(const std::string& stem) {
 
 }  // namespace
 
+Json position_report(const OpeningBook& book, const BookPosition& p, const State& state,
+                     const std::function<bool(const BookPosition*)>& linked) {
+  std::vector<const BookMove*> moves;
+  for (const BookMove& m : p.moves()) moves.push_back(&m);
+  std::stable_sort(moves.begin(), moves.end(), [&](const BookMove* x, const BookMove* y) {
+    if (!p.searched()) return x->stats().games() > y->stats().games();
+    return move_value(book, p, *x) > move_value(book, p, *y);
+  });
+  Json mj = Json::array();
+  for (const BookMove* m : moves) {
+    const BookPosition* child = book.find(m->child_hash());
+    Json j{{"move", m->text()},
+           {"cells", serve::cells_json(state.action_cells(m->action()))},
+           {"games", stats_json(m->stats(), p.to_move())}};
+    if (p.searched()) {
+      j["value"] = round4(move_value(book, p, *m));
+      j["q"] = round4(m->q());
+      j["visits"] = m->visits();
+      j["prior"] = round4(m->prior());
+    }
+    if (linked(child)) j["child"] = key(child->hash());
+    j["inBook"] = in_book(child);
+    j["proved"] = in_book(child) && child->solved();
+    mj.push_back(std::move(j));
+  }
+  Json pj{{"text", p.text()},
+          {"toMove", p.to_move()},
+          {"view", serve::view_json(state)},
+          {"searched", p.searched()},
+          {"terminal", p.terminal()},
+          {"games", stats_json(p.stats(), p.to_move())},
+          {"moves", std::move(mj)}};
+  if (p.searched() || p.terminal()) {
+    pj["value"] = round4(p.value());
+    pj["proved"] = p.solved();
+    pj["wdl"] = Json::array();
+    for (float x : p.wdl()) pj["wdl"].push_back(round4(x));
+    pj["visits"] = p.visits();
+  }
+  return pj;
+}
+
 Json report_data(const OpeningBook& book, const Game& game, const ReportOptions& options) {
   const BookHeader& h = book.header();
   Json positions = Json::object();
@@ -71,44 +113,7 @@ Json report_data(const OpeningBook& book, const Game& game, const ReportOptions&
     if (state->hash() != p.hash()) {
       throw BookError("damaged book: position " + p.text() + " does not match its hash");
     }
-    std::vector<const BookMove*> moves;
-    for (const BookMove& m : p.moves()) moves.push_back(&m);
-    std::stable_sort(moves.begin(), moves.end(), [&](const BookMove* x, const BookMove* y) {
-      if (!p.searched()) return x->stats().games() > y->stats().games();
-      return move_value(book, p, *x) > move_value(book, p, *y);
-    });
-    Json mj = Json::array();
-    for (const BookMove* m : moves) {
-      const BookPosition* child = book.find(m->child_hash());
-      Json j{{"move", m->text()},
-             {"cells", serve::cells_json(state->action_cells(m->action()))},
-             {"games", stats_json(m->stats(), p.to_move())}};
-      if (p.searched()) {
-        j["value"] = round4(move_value(book, p, *m));
-        j["q"] = round4(m->q());
-        j["visits"] = m->visits();
-        j["prior"] = round4(m->prior());
-      }
-      if (shown(child)) j["child"] = key(child->hash());
-      j["inBook"] = in_book(child);
-      j["proved"] = in_book(child) && child->solved();
-      mj.push_back(std::move(j));
-    }
-    Json pj{{"text", p.text()},
-            {"toMove", p.to_move()},
-            {"view", serve::view_json(*state)},
-            {"searched", p.searched()},
-            {"terminal", p.terminal()},
-            {"games", stats_json(p.stats(), p.to_move())},
-            {"moves", std::move(mj)}};
-    if (p.searched() || p.terminal()) {
-      pj["value"] = round4(p.value());
-      pj["proved"] = p.solved();
-      pj["wdl"] = Json::array();
-      for (float x : p.wdl()) pj["wdl"].push_back(round4(x));
-      pj["visits"] = p.visits();
-    }
-    positions[key(hash)] = std::move(pj);
+    positions[key(hash)] = position_report(book, p, *state, shown);
   }
   const Json header{{"game", h.game()},
                     {"ruleset", h.ruleset_name()},
