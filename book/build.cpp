@@ -35,12 +35,17 @@ void search_position(OpeningBook& book, const GamePtr& game, const State& state,
     store_terminal(pos, o);
     return;
   }
-  mcts::SearchConfig config = options.search;
-  config.reuse_tree = false;
-  config.self_play = false;
-  mcts::Search search(game, config);
-  search.reset(state);
-  const mcts::SearchResult r = search.run(evaluator, options.threads);
+  mcts::SearchResult r;
+  if (options.searcher) {
+    r = options.searcher(state);
+  } else {
+    mcts::SearchConfig config = options.search;
+    config.reuse_tree = false;
+    config.self_play = false;
+    mcts::Search search(game, config);
+    search.reset(state);
+    r = search.run(evaluator, options.threads);
+  }
   // Keep moves that games already recorded here (their statistics) by action.
   std::unordered_map<Action, GameStats> old_stats;
   for (const BookMove& m : pos.moves()) old_stats[m.action()] = m.stats();

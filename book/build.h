@@ -27,8 +27,11 @@ struct BuildOptions {
   // policy_weight * -ln(its share of the visits); the cheapest path to an unexpanded move wins.
   float regret_weight = 4.0f;
   float policy_weight = 0.5f;
-  // The evaluator, as the header records it (a model id, "uniform", "rollout").
+  // The evaluator, as the header records it (a model id, "uniform", "rollout", "alphabeta:...").
   std::string evaluator_id;
+  // When set, searches each position instead of MCTS over the evaluator (the classical search,
+  // book/alphabeta_search.h); the result is stored as an MCTS result would be.
+  std::function<mcts::SearchResult(const State&)> searcher;
   // Called after each new position (and its save); may throw to stop the build.
   std::function<void(const OpeningBook&, const BookPosition& added)> on_position;
 };

@@ -6,9 +6,11 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "book/alphabeta_search.h"
 #include "book/build.h"
+#include "book/player.h"
+#include "book/report.h"
 #include "book/stats.h"
-#include "cli/book_model.h"
 #include "cli/support/commands.h"
 #include "cli/support/positions.h"
 #include "cli/support/torch_plugin.h"
@@ -16,18 +18,10 @@
 #include "engine/record.h"
 #include "engine/registry.h"
 #include "mcts/evaluators.h"
+#include "serve/model.h"
+#include "train/records.h"
 
 namespace pincer::cli {
-
-BookModelFactory& book_model_factory() {
-  static BookModelFactory factory;
-  return factory;
-}
-
-BookChunkReader& book_chunk_reader() {
-  static BookChunkReader reader;
-  return reader;
-}
 
 namespace {
 
@@ -36,11 +30,11 @@ using json = nlohmann::json;
 
 struct BookArgs {
   std::string rules, book, position, model, model_id, evaluator = "uniform", device = "cpu",
-                                                      format = "json";
+                                                      format = "json", out;
   std::vector<std::string> moves, games;
   int64_t positions = 100;
-  int visits = 200, threads = 1, save_every = 1, max_plies = 40;
-  uint64_t min_games = 1;
+  int visits = 200, threads = 1, save_every = 1, max_plies = 40, depth = 4;
+  uint64_t min_games = 1, min_games_shown = 10;
   int64_t seed = -1;
   bool as_json = false;
 };
@@ -66,8 +60,18 @@ void run_build(const BookArgs& a) {
   BuildOptions o;
   if (!a.model.empty()) {
     load_torch_library("pincer book --model");
-    if (!book_model_factory()) throw std::invalid_argument("--model needs a build with torch");
-    evaluator = book_model_factory()(game, a.model, a.device, o.evaluator_id);
+    serve::ModelOptions mo;
+    mo.device = a.device;
+    serve::LoadedModel m = serve::load_model_evaluator(game, a.model, mo);
+    evaluator = m.evaluator;
+    o.evaluator_id = m.model_id;
+  } else if (a.evaluator == "alphabeta") {
+    AlphaBetaBookOptions abo;
+    abo.depth = a.depth;
+    auto searcher = std::make_shared<AlphaBetaBookSearch>(*game, abo);
+    o.searcher = [searcher](const State& s) { return searcher->search(s); };
+    evaluator = std::make_shared<mcts::UniformEvaluator>();
+    o.evaluator_id = "alphabeta:depth=" + std::to_string(a.depth);
   } else if (a.evaluator == "rollout") {
     evaluator = std::make_shared<mcts::RolloutEvaluator>(8);
     o.evaluator_id = "rollout";
@@ -81,7 +85,7 @@ void run_build(const BookArgs& a) {
                                 : std::string();
   const Line root = play_line(*game, setup.empty() ? a.position : setup, a.moves);
   o.positions = a.positions;
-  o.search.simulations = a.visits;
+  o.search.simulations = a.evaluator == "alphabeta" && a.model.empty() ? 0 : a.visits;
   o.search.leaves_per_batch = a.model.empty() ? 1 : 8;
   o.threads = a.threads;
   o.path = a.book;
@@ -126,9 +130,7 @@ void run_stats(const BookArgs& a) {
         stats.add_sgn(read_whole_file(f), f, errors);
         continue;
       }
-      load_torch_library("reading record chunks");
-      if (!book_chunk_reader()) throw std::runtime_error(f + ": record chunks need torch");
-      const RecordChunk chunk = book_chunk_reader()(f, *game);
+      const RecordChunk chunk = read_record_chunk(f, *game);
       for (int i = 0; i < chunk.games_size(); ++i) {
         const GameRecord& g = chunk.games(i);
         if (g.model_id().rfind(a.model_id, 0) != 0) continue;
@@ -269,6 +271,24 @@ void run_export(const BookArgs& a) {
   std::printf("%s", out.c_str());
 }
 
+void run_report(const BookArgs& a) {
+  GamePtr game = book_game(a);
+  const OpeningBook book = open_book(a, *game, false);
+  ReportOptions o;
+  o.min_games = a.min_games_shown;
+  const std::string html = report_html(book, *game, o);
+  atomic_write_file(a.out, html);
+  std::printf("%s: %zu searched positions of %zu, %.1f MB\n", a.out.c_str(), book.searched(),
+              book.size(), html.size() / 1e6);
+}
+
+// The classical players take book=PATH too (the net player: cli/torch/player_net.cpp).
+struct RegisterBookPlayers {
+  RegisterBookPlayers() {
+    for (const char* kind : {"alphabeta", "mcts"}) add_book_to_player_kind(kind);
+  }
+} register_book_players;
+
 RegisterCommand reg{
     "book", "Opening books: build by search, add game statistics, show, export", [](CLI::App& app) {
       app.require_subcommand(1);
@@ -281,8 +301,11 @@ RegisterCommand reg{
       common(b);
       b->add_option("--model", a->model, "Model file (needs torch)");
       b->add_option("--device", a->device, "Device of --model");
-      b->add_option("--evaluator", a->evaluator, "Without --model: uniform or rollout")
-          ->check(CLI::IsMember({"uniform", "rollout"}));
+      b->add_option("--evaluator", a->evaluator,
+                    "Without --model: uniform, rollout, or alphabeta (the classical search)")
+          ->check(CLI::IsMember({"uniform", "rollout", "alphabeta"}));
+      b->add_option("--depth", a->depth, "--evaluator alphabeta: plies searched per position")
+          ->check(CLI::Range(1, 64));
       b->add_option("--positions", a->positions, "Total positions to reach")
           ->check(CLI::Range(int64_t{1}, int64_t{100000000}));
       b->add_option("--visits", a->visits, "Search visits per position")
@@ -313,6 +336,15 @@ RegisterCommand reg{
       sh->add_option("--moves", a->moves, "Moves from the position");
       sh->add_flag("--json", a->as_json, "JSON for tools");
       sh->callback([a] { run_show(*a); });
+
+      CLI::App* r =
+          app.add_subcommand("report", "One self-contained HTML page to explore the book");
+      common(r);
+      r->add_option("--out", a->out, "HTML file to write")->required();
+      r->add_option("--min-games", a->min_games_shown,
+                    "Show positions known only from games when this many games reached them")
+          ->capture_default_str();
+      r->callback([a] { run_report(*a); });
 
       CLI::App* e = app.add_subcommand("export", "The book as JSON, or its main lines as SGN");
       common(e);

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <thread>
 
+#include "book/serve_book.h"
 #include "cli/support/commands.h"
 #include "cli/support/torch_plugin.h"
 #include "serve/backends.h"
@@ -18,6 +19,8 @@ struct ServeArgs {
   serve::BackendOptions backends;
   serve::EngineOptions engine;
   serve::ServerOptions server;
+  std::vector<std::string> books;
+  bool bot_book = false;
 };
 
 void run(ServeArgs& args) {
@@ -33,8 +36,9 @@ void run(ServeArgs& args) {
   args.backends.seed = args.engine.seed;
   args.server.seed = args.engine.seed;
   args.server.bot.full_visits = args.backends.default_visits;
-  auto engine =
-      std::make_shared<serve::AnalysisEngine>(serve::make_analyzers(args.backends), args.engine);
+  auto analyzers = serve::make_analyzers(args.backends);
+  book::add_books(analyzers, args.books, args.bot_book);
+  auto engine = std::make_shared<serve::AnalysisEngine>(std::move(analyzers), args.engine);
   serve::Server server(engine, args.server);
   const int port = server.bind();
   std::printf("pincer serve: listening on http://%s:%d/\n", args.server.bind.c_str(), port);
@@ -84,6 +88,9 @@ RegisterCommand reg{
       app.add_option("--max-query-seconds", args->server.max_query_seconds,
                      "Time limit of one API analysis")
           ->capture_default_str();
+      app.add_option("--book", args->books,
+                     "Opening book (pincer book build): analyses show its moves (repeatable)");
+      app.add_flag("--bot-book", args->bot_book, "The bot plays the book's move while in book");
       app.add_option("--seed", args->engine.seed, "Seed of bots and searches")
           ->capture_default_str();
       app.callback([args] { run(*args); });

@@ -173,6 +173,13 @@ std::vector<std::string> registered_player_kinds() {
   return out;
 }
 
+PlayerFactory player_kind_factory(const std::string& kind) {
+  KindRegistry& r = kind_registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  auto it = r.kinds.find(kind);
+  return it == r.kinds.end() ? PlayerFactory() : it->second;
+}
+
 std::unique_ptr<Player> make_player(const GamePtr& game, const std::string& text, uint64_t seed) {
   if (!game) throw std::invalid_argument("make_player: no game");
   const PlayerSpec spec = parse_player_spec(text);

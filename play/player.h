@@ -69,6 +69,8 @@ using PlayerFactory = std::function<std::unique_ptr<Player>(const GamePtr& game,
 // always there.
 void register_player_kind(const std::string& kind, PlayerFactory factory);
 std::vector<std::string> registered_player_kinds();
+// The factory of a kind, or an empty function when none is registered (to wrap a kind).
+PlayerFactory player_kind_factory(const std::string& kind);
 // Throws std::invalid_argument for an unknown kind (listing the known ones) or bad arguments.
 std::unique_ptr<Player> make_player(const GamePtr& game, const std::string& spec, uint64_t seed);
 

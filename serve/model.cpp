@@ -20,8 +20,8 @@ void register_model_evaluator_factory(ModelEvaluatorFactory f) {
   factory() = std::move(f);
 }
 
-std::shared_ptr<Evaluator> make_model_evaluator(const GamePtr& game, const std::string& path,
-                                                const ModelOptions& options) {
+LoadedModel load_model_evaluator(const GamePtr& game, const std::string& path,
+                                 const ModelOptions& options) {
   ModelEvaluatorFactory f;
   {
     std::lock_guard<std::mutex> lock(factory_mutex());
@@ -32,6 +32,11 @@ std::shared_ptr<Evaluator> make_model_evaluator(const GamePtr& game, const std::
                              "\": this pincer was built without torch (use --player SPEC)");
   }
   return f(game, path, options);
+}
+
+std::shared_ptr<Evaluator> make_model_evaluator(const GamePtr& game, const std::string& path,
+                                                const ModelOptions& options) {
+  return load_model_evaluator(game, path, options).evaluator;
 }
 
 }  // namespace pincer::serve

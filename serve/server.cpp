@@ -12,6 +12,7 @@
 #include "engine/record.h"
 #include "engine/registry.h"
 #include "play/levels.h"
+#include "serve/board.h"
 #include "serve/web.h"
 
 namespace pincer::serve {
@@ -53,28 +54,6 @@ const char* mime_of(const std::string& stem) {
   if (stem == "index") return "text/html; charset=utf-8";
   if (stem == "style") return "text/css; charset=utf-8";
   return "text/javascript; charset=utf-8";
-}
-
-Json layout_json(const Game& game) {
-  const BoardLayout l = game.board_layout();
-  Json cells = Json::array();
-  for (const BoardCell& c : l.cells) {
-    Json cell{{"name", c.name}, {"column", c.column}, {"row", c.row}, {"mark", c.mark}};
-    if (!c.shape.empty()) cell["shape"] = c.shape;
-    cells.push_back(std::move(cell));
-  }
-  Json kinds = Json::array();
-  for (const PieceKind& k : l.kinds) {
-    Json kind{{"name", k.name}, {"owner", k.owner}, {"glyph", k.glyph}, {"points", k.points}};
-    if (!k.shape.empty()) kind["shape"] = k.shape;
-    if (k.pips > 0) kind["pips"] = k.pips;
-    kinds.push_back(std::move(kind));
-  }
-  Json marks = Json::object();
-  for (const auto& [name, meaning] : l.marks) marks[name] = meaning;
-  return {{"columns", l.columns}, {"rows", l.rows},
-          {"cells", cells},       {"kinds", kinds},
-          {"marks", marks},       {"sideColors", {l.side_colors[0], l.side_colors[1]}}};
 }
 
 // Collects the responses of one query for a waiting HTTP handler.

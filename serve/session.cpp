@@ -1,24 +1,9 @@
 #include "serve/session.h"
 
 #include "engine/record.h"
+#include "serve/board.h"
 
 namespace pincer::serve {
-namespace {
-
-Json cells_json(const ActionCells& c) {
-  Json j{{"from", c.from}, {"to", c.to}};
-  if (!c.also.empty()) j["also"] = c.also;
-  return j;
-}
-
-Json view_json(const State& s) {
-  const BoardView v = s.board_view();
-  Json out{{"piece", v.piece}};
-  if (!v.marker.empty()) out["marker"] = v.marker;
-  return out;
-}
-
-}  // namespace
 
 GameSession::GameSession(std::string id, std::shared_ptr<Analyzer> analyzer,
                          std::unique_ptr<State> start, SessionSettings settings)

@@ -1,5 +1,5 @@
-// Gives serve/ (the analysis engine and the web server) networks: a model file becomes a
-// batching InferenceService, shared by every search of the process.
+// Gives the torch-free code (serve/'s analysis engine and web server, `pincer book build --model`)
+// networks: a model file becomes a batching InferenceService (serve/model.h).
 #include "nn/inference.h"
 #include "nn/model.h"
 #include "serve/model.h"
@@ -16,7 +16,8 @@ struct RegisterModelEvaluator {
           io.max_batch = o.max_batch;
           io.max_wait_us = 500;
           io.threads = o.threads;
-          return std::shared_ptr<Evaluator>(std::make_shared<InferenceService>(model, io));
+          std::string id = model->metadata().model_id();
+          return serve::LoadedModel{std::make_shared<InferenceService>(model, io), std::move(id)};
         });
   }
 } register_model_evaluator;

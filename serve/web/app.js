@@ -255,7 +255,26 @@ function renderAnalyse() {
     return tr;
   });
   $('an-top').querySelector('tbody').replaceChildren(...rows);
+  renderBook(an.top?.book);
   drawGraph($('an-graph'), an.graph, an.cursor);
+}
+
+// The opening book's view of the position (`pincer serve --book`): its moves, best first.
+function renderBook(b) {
+  $('an-book').hidden = !b;
+  if (!b) return;
+  const value = (v) => (v === undefined ? '-' : (v > 0 ? '+' : '') + v.toFixed(3));
+  const games = (g) => (g.games ? `${g.games}: ${pct(g.winRate[0])}` : '-');
+  $('an-book-info').textContent = b.value === undefined ? `known from ${b.games.games} games` :
+    `book value ${value(b.value)}${b.proved ? ' (proved)' : ''}, ${b.games.games} games`;
+  $('an-book-moves').querySelector('tbody').replaceChildren(...b.moves.slice(0, 8).map((m) => {
+    const tr = document.createElement('tr');
+    tr.dataset.move = m.move;
+    for (const v of [m.move + (m.inBook ? ' *' : ''), value(m.value), m.visits ?? '-', games(m.games)]) {
+      tr.insertCell().textContent = v;
+    }
+    return tr;
+  }));
 }
 
 function clickAnalyse(i) {

@@ -9,6 +9,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "book/alphabeta_search.h"
 #include "book/build.h"
 #include "book/stats.h"
 #include "engine/registry.h"
@@ -124,6 +125,55 @@ TEST(BookBuild, FindsWinsAndLossesFromAPosition) {
   build(loss_book, game, *lost, eval, options(3000));
   expect_exact(loss_book, *lost);
   EXPECT_EQ(loss_book.find(lost->hash())->value(), -1.0f);
+}
+
+TEST(BookAlphaBeta, ScoresEveryMoveExactlyWhenDeepEnough) {
+  GamePtr game = make_tictactoe();
+  AlphaBetaBookOptions o;
+  o.depth = 9;  // to the end of every tic-tac-toe game: wins, losses and draws are exact
+  AlphaBetaBookSearch search(*game, o);
+  std::unordered_map<uint64_t, int> memo;
+  for (const auto& moves :
+       std::vector<std::vector<std::string>>{{}, {"a1", "b1"}, {"a1", "b1", "b2"}}) {
+    auto root = after(*game, moves);
+    const mcts::SearchResult r = search.search(*root);
+    std::vector<Action> legal;
+    root->legal_actions(legal);
+    ASSERT_EQ(r.actions.size(), legal.size());
+    float best = -2;
+    for (size_t i = 0; i < r.actions.size(); ++i) {
+      auto child = root->clone();
+      child->apply(r.actions[i]);
+      EXPECT_EQ(r.q[i], -solve(*child, memo)) << root->to_text() << " " << i;
+      EXPECT_GE(r.visits[i], 1u);
+      best = std::max(best, r.q[i]);
+    }
+    EXPECT_EQ(r.wdl[0] - r.wdl[2], best);
+    EXPECT_EQ(best, solve(*root, memo));
+  }
+}
+
+TEST(BookAlphaBeta, BuildsABookWithTheClassicalSearch) {
+  GamePtr game = make_tictactoe();
+  AlphaBetaBookOptions abo;
+  abo.depth = 9;
+  auto search = std::make_shared<AlphaBetaBookSearch>(*game, abo);
+  BuildOptions o = options(40);
+  o.evaluator_id = "alphabeta:depth=9";
+  o.searcher = [search](const State& s) { return search->search(s); };
+  mcts::UniformEvaluator unused;
+  OpeningBook book(*game);
+  auto root = after(*game, {"a1", "b1"});
+  build(book, game, *root, unused, o);
+  EXPECT_EQ(book.searched(), 40u);
+  // x wins from here: the book's value and its best line say so.
+  EXPECT_EQ(book.find(root->hash())->value(), 1.0f);
+  const auto line = main_line(book, root->hash());
+  ASSERT_FALSE(line.empty());
+  auto s = root->clone();
+  s->apply(line[0]->action());
+  std::unordered_map<uint64_t, int> memo;
+  EXPECT_EQ(solve(*s, memo), -1) << "the book's first move does not win";
 }
 
 TEST(BookBuild, ExpandsTheBestMoveFirst) {

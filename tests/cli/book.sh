@@ -39,6 +39,19 @@ printf '%s\n' "$sgn" > "$dir/lines.sgn"
 contains "exported lines replay" "ok" "$("$pincer" sgn check "$dir/lines.sgn")"
 check "export json positions" 1 "$("$pincer" book export --book "$book" --format json | python3 -c 'import json,sys; b=json.load(sys.stdin); print(int(len(b["positions"]) >= 9))')"
 
+# Players with the book: book moves first, then their own search.
+out=$("$pincer" --log-level warn play --rules seize-v0 --a "alphabeta:depth=1,book=$book" \
+  --b "alphabeta:depth=1,book=$book" --max-plies 12)
+contains "play: book moves" "book: value" "$out"
+contains "play: out of the book" "depth 1 score" "$out"
+out=$("$pincer" --log-level warn match --rules seize-v0 --a "mcts:sims=20,book=$book,book_temperature=0.1" \
+  --b random --games 2 --max-plies 20 2>&1)
+check "match with a book player" 0 "$?"
+printf 'not a book' > "$dir/bad.book"
+out=$("$pincer" play --rules seize-v0 --a "alphabeta:depth=1,book=$dir/bad.book" 2>&1)
+check "bad book refused" 1 "$?"
+contains "bad book named" "$dir/bad.book" "$out"
+
 out=$("$pincer" book show --rules seize-reference --book "$book" 2>&1)
 check "other rules refused" 1 "$?"
 contains "refusal names fingerprints" "fingerprint" "$out"
