@@ -87,6 +87,8 @@ void run(const Options& o) {
                 r.stopped_early ? " (stopped early)" : "");
   }
   std::printf("mean length %.1f plies; %.1f s\n", r.mean_plies, r.seconds);
+  std::printf("seconds per move (wall clock): A %.4f, B %.4f\n", r.seconds_per_move_a(),
+              r.seconds_per_move_b());
   if (o.json) {
     nlohmann::json j = {{"rules", game->ruleset_name()},
                         {"fingerprint", game->fingerprint()},
@@ -104,7 +106,9 @@ void run(const Options& o) {
                         {"elo_low", e.elo_low},
                         {"elo_high", e.elo_high},
                         {"mean_plies", r.mean_plies},
-                        {"seconds", r.seconds}};
+                        {"seconds", r.seconds},
+                        {"seconds_per_move_a", r.seconds_per_move_a()},
+                        {"seconds_per_move_b", r.seconds_per_move_b()}};
     if (r.sprt) {
       j["sprt"] = {{"elo0", mo.sprt->elo0},
                    {"elo1", mo.sprt->elo1},

@@ -78,7 +78,11 @@ PlayedGame play_game(const State& start, Player* players[2], int max_plies,
       break;
     }
     const int mover = state->to_move();
+    const auto t0 = std::chrono::steady_clock::now();
     const Action a = players[mover]->choose(*state);
+    g.think_seconds[mover] +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    ++g.moves[mover];
     state->legal_actions(legal);
     if (std::find(legal.begin(), legal.end(), a) == legal.end()) {
       throw std::runtime_error("player '" + players[mover]->spec() + "' chose an illegal action " +
@@ -89,6 +93,17 @@ PlayedGame play_game(const State& start, Player* players[2], int max_plies,
     g.actions.push_back(a);
   }
   return g;
+}
+
+double MatchResult::seconds_per_move(bool a) const {
+  double seconds = 0;
+  int moves = 0;
+  for (const MatchGame& g : games) {
+    const int p = a ? g.a_player : 1 - g.a_player;
+    seconds += g.think_seconds[p];
+    moves += g.moves[p];
+  }
+  return moves > 0 ? seconds / moves : 0.0;
 }
 
 MatchResult run_match(const GamePtr& game, const std::string& spec_a, const PlayerMaker& a,
@@ -196,6 +211,10 @@ MatchResult run_match(const GamePtr& game, const std::string& spec_a, const Play
         g.actions.insert(g.actions.end(), played.actions.begin(), played.actions.end());
         g.outcome = played.outcome;
         g.adjudicated = played.adjudicated;
+        for (int p = 0; p < 2; ++p) {
+          g.think_seconds[p] = played.think_seconds[p];
+          g.moves[p] = played.moves[p];
+        }
         g.score_a = played.outcome.score_for(g.a_player);
         spdlog::debug("game {}: {} ({}) in {} plies", index + 1, g.score_a, g.outcome.reason,
                       g.actions.size());
