@@ -146,7 +146,9 @@ size_t Search::collect(LeafBatch& batch, int max_leaves) {
     }
   }
   if (!root_prepared_) prepare_root();
-  while (static_cast<int>(batch.size()) < max_leaves && started_ < budget() && !stopped_) {
+  // Nodes count their visits in flight in 16 bits.
+  while (static_cast<int>(batch.size()) < max_leaves && started_ < budget() && !stopped_ &&
+         in_flight_ < 65000) {
     if (tree_.num_nodes() >= config_.max_nodes) {
       if (!tree_full_) {
         spdlog::debug("mcts: tree full at {} nodes; the move's search stops after {} simulations",

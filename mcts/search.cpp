@@ -49,6 +49,7 @@ void SearchConfig::validate() const {
         "must be positive");
   check(quiescence_depth >= 0 && quiescence_depth <= 32, "quiescence_depth", "must be in [0, 32]");
   check(quiescence_plies >= 0 && quiescence_plies <= 4, "quiescence_plies", "must be in [0, 4]");
+  check(minimax_weight >= 0 && minimax_weight <= 1, "minimax_weight", "must be in [0, 1]");
   check(capture_prior >= 0 && capture_prior <= 1, "capture_prior", "must be in [0, 1]");
   check(gumbel_actions >= 0, "gumbel_actions", "must not be negative");
   check(gumbel_c_visit >= 0 && gumbel_c_scale >= 0, "gumbel_c_visit", "must not be negative");
@@ -66,12 +67,14 @@ Search::Search(GamePtr game, SearchConfig config, EvalCache* cache)
                                 " actions; the search supports " + std::to_string(kMaxActions));
   }
   tree_.set_num_actions(game_->num_actions());
-  if (config_.quiescence_weight > 0 || config_.capture_prior > 0) {
+  if (config_.quiescence_weight > 0 || config_.capture_prior > 0 || config_.minimax_weight > 0) {
     heuristic_ = game_->heuristic();
     if (!heuristic_) {
-      spdlog::warn("mcts: {} has no heuristic; quiescence_weight and capture_prior are ignored",
-                   game_->game_name());
-    } else if (config_.quiescence_weight > 0) {
+      spdlog::warn(
+          "mcts: {} has no heuristic; quiescence_weight, capture_prior and minimax_weight are "
+          "ignored",
+          game_->game_name());
+    } else if (config_.quiescence_weight > 0 || config_.minimax_weight > 0) {
       capture_ = std::make_unique<CaptureSearch>(*heuristic_, config_.quiescence_depth);
     }
   }

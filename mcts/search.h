@@ -106,6 +106,11 @@ struct SearchConfig {
   // positive Heuristic::capture_points get capture_prior of the prior mass, spread evenly among
   // them: P' = (1 - capture_prior) * P + capture_prior * [capture] / captures. 0 = off.
   float capture_prior = 0.0f;
+  // Implicit minimax backups (Lanctot, Winands, Pepels and Sturtevant 2014): every node also
+  // keeps the minimax of its subtree's capture-search values (the leaves' quiescence, proven
+  // results exact), and selection uses (1 - minimax_weight) * Q + minimax_weight * minimax.
+  // Runs the leaves' capture search even when quiescence_weight is 0. 0 = off.
+  float minimax_weight = 0.0f;
 
   // Temperature of the played move (PUCT root; a Gumbel root plays its halving's winner).
   TemperatureSchedule temperature;
@@ -287,6 +292,9 @@ class Search {
   // After the node `n` was expanded for `leaf`: mixes its network value with leaf.capture_win
   // and shapes its priors toward captures.
   void mix_leaf_value(NodeIndex n, const LeafBatch::Leaf& leaf);
+  // Implicit minimax: recomputes the minimax values along `path` from its end up (stops where
+  // one does not change).
+  void minimax_backup(const std::vector<NodeIndex>& path);
   void expand(NodeIndex node, const std::vector<Action>& legal, const Evaluation& eval);
   void enter(std::vector<NodeIndex>& path, NodeIndex node);
   void backup(const std::vector<NodeIndex>& path, float w0, float d);

@@ -78,6 +78,7 @@ void complete_search(SearchConfig& s, const Checker& c, const std::string& path,
     c.range(path + ".quiescence_plies", s.quiescence_plies(), 0, 4);
   }
   if (s.has_capture_prior()) c.range(path + ".capture_prior", s.capture_prior(), 0, 1);
+  if (s.has_minimax_weight()) c.range(path + ".minimax_weight", s.minimax_weight(), 0, 1);
 }
 
 }  // namespace

@@ -155,6 +155,9 @@ void register_net_player_kind() {
     }
     if (args.has("qdepth")) search.set_quiescence_depth(args.get_int("qdepth", 8, 0, 32));
     if (args.has("qplies")) search.set_quiescence_plies(args.get_int("qplies", 0, 0, 4));
+    if (args.has("mmweight")) {
+      search.set_minimax_weight(static_cast<float>(args.get_double("mmweight", 0, 0, 1)));
+    }
     if (args.has("cprior")) {
       search.set_capture_prior(static_cast<float>(args.get_double("cprior", 0, 0, 1)));
     }

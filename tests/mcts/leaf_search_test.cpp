@@ -104,6 +104,52 @@ TEST(LeafCaptureSearch, MixesTheNetworkAndTheCaptureSearchValues) {
   EXPECT_NEAR(r.nn_wdl[0], 0.2f, 1e-6);
 }
 
+TEST(LeafCaptureSearch, CapturePriorMovesPriorMassToCaptures) {
+  const GamePtr game = load_game("seize-reference");
+  auto start = game->parse_state(kHangs);
+  start->apply(game->parse_action(*start, kBlunder));  // gold to move, with captures
+  std::vector<Action> legal;
+  start->legal_actions(legal);
+  std::vector<int> caps;
+  game->heuristic()->capture_points(*start, legal, caps);
+  const int captures =
+      static_cast<int>(std::count_if(caps.begin(), caps.end(), [](int c) { return c > 0; }));
+  ASSERT_GT(captures, 0);
+  ASSERT_LT(captures, static_cast<int>(legal.size()));
+  SearchConfig config;
+  config.simulations = 1;
+  config.capture_prior = 0.5f;
+  UniformEvaluator eval;
+  const SearchResult r = run_on(game, *start, config, eval);
+  const float uniform = 1.0f / legal.size();
+  for (size_t i = 0; i < r.actions.size(); ++i) {
+    const size_t j = std::find(legal.begin(), legal.end(), r.actions[i]) - legal.begin();
+    const float want = 0.5f * uniform + (caps[j] > 0 ? 0.5f / captures : 0.0f);
+    EXPECT_NEAR(r.prior[i], want, 2e-3f) << game->action_text(*start, r.actions[i], false);
+  }
+}
+
+TEST(LeafCaptureSearch, ImplicitMinimaxSeesTheReplyThatCaptures) {
+  // The same blunder with a network that likes it and leaves the values alone (a draw): the
+  // leaves' capture searches alone (quiescence_weight 0) backed up by minimax steer away from it.
+  const GamePtr game = load_game("seize-reference");
+  const auto start = game->parse_state(kHangs);
+  const Action blunder = game->parse_action(*start, kBlunder);
+  ScriptedEvaluator eval(nullptr, [blunder](const State&, const std::vector<Action>& legal) {
+    std::vector<float> p(legal.size(), 0.05f);
+    for (size_t i = 0; i < legal.size(); ++i) {
+      if (legal[i] == blunder) p[i] = 1.0f;
+    }
+    return p;
+  });
+  SearchConfig config;
+  config.simulations = 200;
+  config.minimax_weight = 0.5f;
+  const SearchResult r = run_on(game, *start, config, eval);
+  EXPECT_NE(r.action, blunder);
+  EXPECT_GE(capture_value_after(*game->heuristic(), *start, r.action), 0);
+}
+
 TEST(LeafCaptureSearch, AGameWithoutAHeuristicSearchesAsWithout) {
   const GamePtr game = testing::make_tictactoe();
   ASSERT_EQ(game->heuristic(), nullptr);
@@ -141,6 +187,10 @@ TEST(LeafCaptureSearch, ConfigIsValidated) {
   EXPECT_NE(refusal([](SearchConfig& c) { c.quiescence_depth = 33; }).find("quiescence_depth"),
             std::string::npos);
   EXPECT_NE(refusal([](SearchConfig& c) { c.quiescence_plies = -1; }).find("quiescence_plies"),
+            std::string::npos);
+  EXPECT_NE(refusal([](SearchConfig& c) { c.capture_prior = 2; }).find("capture_prior"),
+            std::string::npos);
+  EXPECT_NE(refusal([](SearchConfig& c) { c.minimax_weight = -1; }).find("minimax_weight"),
             std::string::npos);
   EXPECT_EQ(refusal([](SearchConfig& c) {
               c.quiescence_weight = 1;

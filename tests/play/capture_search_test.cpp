@@ -59,9 +59,9 @@ void check_game(const char* rules, int positions_wanted) {
   EXPECT_GT(nonzero, positions_wanted / 2);
 }
 
-TEST(CaptureSearch, AgreesWithAlphaBetaOnSeize) { check_game("seize-reference", 12); }
+TEST(CaptureSearch, AgreesWithAlphaBetaOnSeize) { check_game("seize-reference", 8); }
 
-TEST(CaptureSearch, AgreesWithAlphaBetaOnSeega) { check_game("seega", 8); }
+TEST(CaptureSearch, AgreesWithAlphaBetaOnSeega) { check_game("seega-5x5", 8); }
 
 TEST(CaptureSearch, QuiescenceFollowsCapturesOnly) {
   const GamePtr game = load_game("seize-reference");
