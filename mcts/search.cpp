@@ -70,7 +70,7 @@ Search::Search(GamePtr game, SearchConfig config, EvalCache* cache)
   if (config_.quiescence_weight > 0 || config_.capture_prior > 0 || config_.minimax_weight > 0) {
     heuristic_ = game_->heuristic();
     if (!heuristic_) {
-      spdlog::warn(
+      spdlog::debug(
           "mcts: {} has no heuristic; quiescence_weight, capture_prior and minimax_weight are "
           "ignored",
           game_->game_name());

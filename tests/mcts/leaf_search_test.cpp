@@ -53,6 +53,8 @@ TEST(LeafCaptureSearch, AvoidsTheMoveThatHangsMaterialWhichThePlainSearchPlays) 
   });
   SearchConfig config;
   config.simulations = 200;
+  config.quiescence_weight = 0;  // the plain search
+  config.capture_prior = 0;
   const SearchResult plain = run_on(game, *start, config, eval);
   EXPECT_EQ(plain.action, blunder) << "the plain search follows the prior";
   config.quiescence_weight = 0.5f;
@@ -72,6 +74,10 @@ TEST(LeafCaptureSearch, AvoidsTheMoveThatHangsMaterialWhichThePlainSearchPlays) 
     return s.stats();
   }();
   EXPECT_GT(st.capture_nodes, st.evaluations);  // at least one node per evaluated leaf
+  // The defaults (capture search and capture priors on) avoid it too.
+  SearchConfig defaults;
+  defaults.simulations = 200;
+  EXPECT_NE(run_on(game, *start, defaults, eval).action, blunder);
 }
 
 TEST(LeafCaptureSearch, MixesTheNetworkAndTheCaptureSearchValues) {
@@ -85,6 +91,7 @@ TEST(LeafCaptureSearch, MixesTheNetworkAndTheCaptureSearchValues) {
   config.solver = false;
   config.quiescence_weight = 0.25f;
   config.quiescence_scale = 300.0f;
+  config.capture_prior = 0;
   const SearchResult r = run_on(game, *start, config, eval);
   int checked = 0;
   for (size_t i = 0; i < r.actions.size(); ++i) {
@@ -144,6 +151,8 @@ TEST(LeafCaptureSearch, ImplicitMinimaxSeesTheReplyThatCaptures) {
   });
   SearchConfig config;
   config.simulations = 200;
+  config.quiescence_weight = 0;  // the minimax alone
+  config.capture_prior = 0;
   config.minimax_weight = 0.5f;
   const SearchResult r = run_on(game, *start, config, eval);
   EXPECT_NE(r.action, blunder);
@@ -155,9 +164,13 @@ TEST(LeafCaptureSearch, AGameWithoutAHeuristicSearchesAsWithout) {
   ASSERT_EQ(game->heuristic(), nullptr);
   SearchConfig config;
   config.simulations = 50;
+  config.quiescence_weight = 0;
+  config.capture_prior = 0;
   UniformEvaluator eval;
   const SearchResult plain = run_on(game, *game->initial_state(), config, eval);
   config.quiescence_weight = 1.0f;
+  config.capture_prior = 1.0f;
+  config.minimax_weight = 1.0f;
   const SearchResult mixed = run_on(game, *game->initial_state(), config, eval);
   EXPECT_EQ(plain.visits, mixed.visits);
   EXPECT_EQ(plain.action, mixed.action);
