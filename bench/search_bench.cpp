@@ -2,6 +2,7 @@
 // network does not use. Run: build/bench/pincer_bench_mcts [--benchmark_filter=...]
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <mutex>
@@ -56,6 +57,41 @@ void BM_SingleSearch(benchmark::State& state) {
   }
   report(state, search.stats().simulations, eval.positions(), eval.calls(), tree);
 }
+// The leaves' capture search (docs/search.md): arg 0 = 0 off, 1 leaf values mixed with it
+// (quiescence_weight 0.5), 2 that plus one full-width ply (quiescence_plies 1), 3 implicit
+// minimax (minimax_weight 0.5), 4 capture priors (capture_prior 0.3); tactics 1.
+void BM_LeafCaptureSearch(benchmark::State& state) {
+  SearchConfig config;
+  config.simulations = 800;
+  config.self_play = true;
+  config.temperature = {1.0f, 0.0f, 30};
+  const int variant = static_cast<int>(state.range(0));
+  if (variant == 1 || variant == 2) config.quiescence_weight = 0.5f;
+  if (variant == 2) config.quiescence_plies = 1;
+  if (variant == 3) config.minimax_weight = 0.5f;
+  if (variant == 4) config.capture_prior = 0.3f;
+  UniformEvaluator eval;
+  Search search(bench_game(), config);
+  search.reset(*bench_game()->initial_state());
+  TreeStats tree;
+  for (auto _ : state) {
+    const SearchResult r = search.run(eval);
+    tree = search.tree_stats();
+    search.advance(r.action);
+    if (search.root_state().outcome().over || search.move_number() > 200) {
+      search.reset(*bench_game()->initial_state());
+    }
+  }
+  report(state, search.stats().simulations, eval.positions(), eval.calls(), tree);
+  state.counters["capture_nodes/leaf"] =
+      static_cast<double>(search.stats().capture_nodes) /
+      static_cast<double>(std::max<uint64_t>(1, eval.positions()));
+}
+BENCHMARK(BM_LeafCaptureSearch)
+    ->ArgName("variant")
+    ->DenseRange(0, 4)
+    ->Unit(benchmark::kMillisecond);
+
 BENCHMARK(BM_SingleSearch)
     ->ArgNames({"leaves", "gumbel", "tactics"})
     ->Args({1, 0, 2})

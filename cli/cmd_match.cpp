@@ -95,6 +95,8 @@ void run(const Options& o) {
                 on_time, n);
   }
   std::printf("mean length %.1f plies; %.1f s\n", r.mean_plies, r.seconds);
+  std::printf("seconds per move (wall clock): A %.4f, B %.4f\n", r.seconds_per_move_a(),
+              r.seconds_per_move_b());
   if (o.json) {
     nlohmann::json j = {{"rules", game->ruleset_name()},
                         {"fingerprint", game->fingerprint()},
@@ -114,7 +116,9 @@ void run(const Options& o) {
                         {"mean_plies", r.mean_plies},
                         {"clock", o.clock},
                         {"on_time", on_time},
-                        {"seconds", r.seconds}};
+                        {"seconds", r.seconds},
+                        {"seconds_per_move_a", r.seconds_per_move_a()},
+                        {"seconds_per_move_b", r.seconds_per_move_b()}};
     if (r.sprt) {
       j["sprt"] = {{"elo0", mo.sprt->elo0},
                    {"elo1", mo.sprt->elo1},

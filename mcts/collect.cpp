@@ -85,8 +85,10 @@ Search::Descent Search::select_leaf(LeafBatch::Leaf& leaf) {
       settle(leaf.path);
       return Descent::kDone;
     }
+    capture_search_leaf(leaf);
     if (cache_ && lookup_cache(leaf)) {
       expand(c, leaf.legal, scratch_);
+      mix_leaf_value(c, leaf);
       add_proven_children(c, leaf);
       const Node& expanded = tree_.node(c);
       backup(leaf.path, expanded.nn_w0, expanded.nn_d);
@@ -125,9 +127,11 @@ size_t Search::collect(LeafBatch& batch, int max_leaves) {
       batch.pop();
       return 0;
     }
-    read_tactics(leaf);  // the root is evaluated whatever they find
+    read_tactics(leaf);                // the root is evaluated whatever they find
+    capture_search_leaf(leaf, false);  // the root's own value is the network's
     if (cache_ && lookup_cache(leaf)) {
       expand(root_index, leaf.legal, scratch_);
+      mix_leaf_value(root_index, leaf);
       add_proven_children(root_index, leaf);
       if (config_.solver) try_prove(root_index);
       backup(leaf.path, tree_.node(root_index).nn_w0, tree_.node(root_index).nn_d);
@@ -142,7 +146,9 @@ size_t Search::collect(LeafBatch& batch, int max_leaves) {
     }
   }
   if (!root_prepared_) prepare_root();
-  while (static_cast<int>(batch.size()) < max_leaves && started_ < budget() && !stopped_) {
+  // Nodes count their visits in flight in 16 bits.
+  while (static_cast<int>(batch.size()) < max_leaves && started_ < budget() && !stopped_ &&
+         in_flight_ < 65000) {
     if (tree_.num_nodes() >= config_.max_nodes) {
       if (!tree_full_) {
         spdlog::debug("mcts: tree full at {} nodes; the move's search stops after {} simulations",
@@ -199,6 +205,7 @@ void Search::deliver(LeafBatch& batch, const Evaluation* evals) {
       LeafBatch::Leaf& leaf = *batch.leaves_[i];
       const NodeIndex n = leaf.path.back();
       expand(n, leaf.legal, evals[i]);
+      mix_leaf_value(n, leaf);
       add_proven_children(n, leaf);
       if (cache_) cache_->insert(leaf.eval_key, leaf.generation, evals[i]);
       const Node& node = tree_.node(n);

@@ -37,6 +37,7 @@ void Search::backup(const std::vector<NodeIndex>& path, float w0, float d) {
     node.w0_sum += w0;
     node.d_sum += d;
   }
+  if (config_.minimax_weight > 0) minimax_backup(path);
 }
 
 void Search::expand(NodeIndex n, const std::vector<Action>& legal, const Evaluation& eval) {
@@ -72,6 +73,7 @@ int Search::select_child(NodeIndex n, bool at_root, bool skip_lost) {
                        : 0.0f);
   const float cs = c * std::sqrt(std::max(parent_n, 1.0f));
   const float vl = config_.virtual_loss;
+  const float mw = config_.minimax_weight;
   // One pass. Children valued by first-play urgency all share one Q (the FPU value, known only
   // after the pass), so among them only the largest exploration term matters.
   float visited_policy = 0;
@@ -92,6 +94,13 @@ int Search::select_child(NodeIndex n, bool at_root, bool skip_lost) {
         visited_policy += prior;
         if (ch.visits > 0 || vl > 0) {
           float q = ch.visits > 0 ? ch.q(p) : 0.0f;
+          if (mw > 0 && ch.visits > 0) {
+            if (ch.proof != kUnproven) {
+              q = ch.proof == kProvenDraw ? 0.0f : (ch.proof == proof_of(p) ? 1.0f : -1.0f);
+            } else if (ch.has_minimax()) {
+              q = (1 - mw) * q + mw * ch.minimax_for(p);
+            }
+          }
           if (ch.in_flight > 0) {
             q = (q * ch.visits - vl * ch.in_flight) / (ch.visits + vl * ch.in_flight);
           }

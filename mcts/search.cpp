@@ -3,12 +3,15 @@
 // collect/deliver protocol in collect.cpp, the drivers in drivers.cpp.
 #include "mcts/search.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <cmath>
 #include <random>
 #include <stdexcept>
 #include <string>
 
+#include "engine/heuristic.h"
 #include "mcts/gumbel_root.h"
 
 namespace pincer::mcts {
@@ -41,6 +44,13 @@ void SearchConfig::validate() const {
         "must be in [0, 1]");
   check(fast_simulations >= 1, "fast_simulations", "must be at least 1");
   check(tactics >= 0 && tactics <= 2, "tactics", "must be 0, 1 or 2");
+  check(quiescence_weight >= 0 && quiescence_weight <= 1, "quiescence_weight", "must be in [0, 1]");
+  check(std::isfinite(quiescence_scale) && quiescence_scale > 0, "quiescence_scale",
+        "must be positive");
+  check(quiescence_depth >= 0 && quiescence_depth <= 32, "quiescence_depth", "must be in [0, 32]");
+  check(quiescence_plies >= 0 && quiescence_plies <= 4, "quiescence_plies", "must be in [0, 4]");
+  check(minimax_weight >= 0 && minimax_weight <= 1, "minimax_weight", "must be in [0, 1]");
+  check(capture_prior >= 0 && capture_prior <= 1, "capture_prior", "must be in [0, 1]");
   check(gumbel_actions >= 0, "gumbel_actions", "must not be negative");
   check(gumbel_c_visit >= 0 && gumbel_c_scale >= 0, "gumbel_c_visit", "must not be negative");
   check(temperature.initial >= 0 && temperature.final >= 0, "temperature", "must not be negative");
@@ -57,6 +67,17 @@ Search::Search(GamePtr game, SearchConfig config, EvalCache* cache)
                                 " actions; the search supports " + std::to_string(kMaxActions));
   }
   tree_.set_num_actions(game_->num_actions());
+  if (config_.quiescence_weight > 0 || config_.capture_prior > 0 || config_.minimax_weight > 0) {
+    heuristic_ = game_->heuristic();
+    if (!heuristic_) {
+      spdlog::debug(
+          "mcts: {} has no heuristic; quiescence_weight, capture_prior and minimax_weight are "
+          "ignored",
+          game_->game_name());
+    } else if (config_.quiescence_weight > 0 || config_.minimax_weight > 0) {
+      capture_ = std::make_unique<CaptureSearch>(*heuristic_, config_.quiescence_depth);
+    }
+  }
   root_state_ = game_->initial_state();
   tree_.clear(root_state_->to_move());
   begin_move();

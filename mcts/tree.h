@@ -58,14 +58,23 @@ inline uint8_t loss_for(int player) { return proof_of(player ^ 1); }
 inline float proof_w0(uint8_t proof) { return proof == kWinFor0 ? 1.0f : 0.0f; }
 inline float proof_d(uint8_t proof) { return proof == kProvenDraw ? 1.0f : 0.0f; }
 
+constexpr int16_t kNoMinimax = -32768;
+inline int16_t encode_minimax(float v0) {
+  return static_cast<int16_t>(std::lround((v0 < -1 ? -1 : v0 > 1 ? 1 : v0) * 32767.0f));
+}
+
 struct Node {
   uint32_t first_edge = 0;
   uint32_t visits = 0;     // completed visits through this node
-  uint32_t in_flight = 0;  // visits in flight (virtual loss)
-  float w0_sum = 0.0f;     // sum over visits of player 0's win probability
-  float d_sum = 0.0f;      // sum over visits of the draw probability
-  float nn_w0 = 0.0f;      // the evaluation of this node alone: player 0's win probability ...
-  float nn_d = 0.0f;       // ... and the draw probability (for a terminal node: the result)
+  uint16_t in_flight = 0;  // visits in flight (virtual loss); collect() keeps it below 65536
+  // Implicit minimax backup (SearchConfig::minimax_weight): the minimax of the heuristic values
+  // (the leaves' capture searches) over the expanded subtree, for player 0 in [-1, 1], stored as
+  // round(value * 32767); kNoMinimax while unknown.
+  int16_t minimax = kNoMinimax;
+  float w0_sum = 0.0f;  // sum over visits of player 0's win probability
+  float d_sum = 0.0f;   // sum over visits of the draw probability
+  float nn_w0 = 0.0f;   // the evaluation of this node alone: player 0's win probability ...
+  float nn_d = 0.0f;    // ... and the draw probability (for a terminal node: the result)
   uint16_t num_edges = 0;
   NodeState state = NodeState::kNew;
   uint8_t to_move : 1;
@@ -73,6 +82,12 @@ struct Node {
   // search stops at a proven node below the root and backs up its exact value.
   uint8_t proof : 2;
 
+  // The implicit minimax value for `player` in [-1, 1] (has_minimax() first).
+  bool has_minimax() const { return minimax != kNoMinimax; }
+  float minimax_for(int player) const {
+    const float v0 = minimax * (1.0f / 32767.0f);
+    return player == 0 ? v0 : -v0;
+  }
   // Mean value for `player` in [-1, 1] (win - loss); 0 when unvisited.
   float q(int player) const {
     if (visits == 0) return 0.0f;

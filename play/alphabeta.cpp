@@ -25,11 +25,6 @@ constexpr int kCaptureKey = 1 << 29;
 constexpr int kKillerKey = 1 << 28;
 constexpr int kHistoryMax = 1 << 26;
 
-int terminal_score(const Outcome& o, int to_move, int ply) {
-  if (o.winner < 0) return 0;
-  return o.winner == to_move ? AlphaBeta::kWin - ply : -(AlphaBeta::kWin - ply);
-}
-
 int to_tt(int score, int ply) {
   if (score > AlphaBeta::kWin - 1000) return score + ply;
   if (score < -AlphaBeta::kWin + 1000) return score - ply;
@@ -73,7 +68,10 @@ void pick(std::vector<Action>& moves, std::vector<int>& caps, std::vector<int>& 
 }  // namespace
 
 AlphaBeta::AlphaBeta(const Game& game, AlphaBetaOptions options)
-    : game_(game), heuristic_(heuristic_for(game)), options_(options) {
+    : game_(game),
+      heuristic_(heuristic_for(game)),
+      options_(options),
+      capture_(heuristic_, options.max_qdepth) {
   size_t entries = 1;
   const size_t want =
       static_cast<size_t>(std::max(1, options_.hash_mb)) * (1 << 20) / sizeof(TTEntry);
@@ -82,6 +80,10 @@ AlphaBeta::AlphaBeta(const Game& game, AlphaBetaOptions options)
   mask_ = entries - 1;
   options_.max_qdepth = std::clamp(options_.max_qdepth, 0, 32);
   history_.assign(game.num_actions(), 0);
+  capture_.set_poll([this] {
+    poll_time();
+    return stopped_;
+  });
   clear();
 }
 
@@ -107,47 +109,10 @@ void AlphaBeta::update_pv(int ply, Action a) {
 }
 
 int AlphaBeta::quiesce(const State& s, int alpha, int beta, int ply, int qdepth) {
-  if ((++nodes_ & 1023) == 0) poll_time();
-  if (stopped_) return 0;
   pv_len_[ply] = 0;
-  const Outcome o = s.outcome();
-  if (o.over) return terminal_score(o, s.to_move(), ply);
-  const int stand = heuristic_.evaluate(s);
-  if (qdepth >= options_.max_qdepth || ply >= kMaxPly - 1) return stand;
-  if (stand >= beta) return stand;
-  if (stand > alpha) alpha = stand;
-  int best = stand;
-
-  std::vector<Action>& moves = moves_[ply];
-  std::vector<int>& caps = caps_[ply];
-  std::vector<int>& keys = order_[ply];
-  s.legal_actions(moves);
-  heuristic_.capture_points(s, moves, caps);
-  // Keep the captures only.
-  size_t n = 0;
-  for (size_t i = 0; i < moves.size(); ++i) {
-    if (caps[i] > 0) moves[n] = moves[i], caps[n] = caps[i], ++n;
-  }
-  moves.resize(n);
-  caps.resize(n);
-  keys.assign(caps.begin(), caps.end());
-  for (size_t i = 0; i < n; ++i) {
-    pick(moves, caps, keys, i);
-    auto child = s.clone();
-    child->apply(moves[i]);
-    const bool same = child->to_move() == s.to_move();
-    const int v = same ? quiesce(*child, alpha, beta, ply + 1, qdepth + 1)
-                       : -quiesce(*child, -beta, -alpha, ply + 1, qdepth + 1);
-    if (stopped_) return 0;
-    if (v > best) {
-      best = v;
-      if (v > alpha) {
-        alpha = v;
-        if (alpha >= beta) break;
-      }
-    }
-  }
-  return best;
+  const int v = capture_.quiesce(s, alpha, beta, ply, qdepth);
+  if (capture_.stopped()) stopped_ = true;
+  return v;
 }
 
 int AlphaBeta::negamax(const State& s, int depth, int alpha, int beta, int ply) {
@@ -268,6 +233,8 @@ SearchInfo AlphaBeta::search(const State& root) {
   start_ = std::chrono::steady_clock::now();
   nodes_ = 0;
   stopped_ = false;
+  capture_.reset_nodes();
+  capture_.resume();
   ++age_;
   for (auto& k : killers_) k[0] = k[1] = -1;
 
@@ -332,7 +299,7 @@ SearchInfo AlphaBeta::search(const State& root) {
     if (options_.seconds > 0 && elapsed > options_.seconds * 0.5) break;
     if (is_win(info.score) && kWin - std::abs(info.score) <= depth) break;
   }
-  info.nodes = nodes_;
+  info.nodes = nodes_ + capture_.nodes();
   info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   return info;
 }

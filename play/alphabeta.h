@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "engine/capture_search.h"
 #include "engine/heuristic.h"
 
 namespace pincer {
@@ -34,9 +35,9 @@ struct SearchInfo {
 class AlphaBeta {
  public:
   // Scores above kWin - kMaxPly are won games (kWin - plies to the win).
-  static constexpr int kWin = 1000000;
-  static constexpr int kMaxPly = 128;
-  static bool is_win(int score) { return score > kWin - 1000 || score < -kWin + 1000; }
+  static constexpr int kWin = kWinScore;
+  static constexpr int kMaxPly = kMaxSearchPly;
+  static bool is_win(int score) { return is_win_score(score); }
 
   AlphaBeta(const Game& game, AlphaBetaOptions options);
   // `root` is not over.
@@ -58,6 +59,7 @@ class AlphaBeta {
   };
 
   int negamax(const State& s, int depth, int alpha, int beta, int ply);
+  // The capture search (engine/capture_search.h); ends the PV at `ply`.
   int quiesce(const State& s, int alpha, int beta, int ply, int qdepth);
   int child_value(const State& child, bool same, int depth, int alpha, int beta, int ply) {
     return same ? negamax(child, depth, alpha, beta, ply)
@@ -69,6 +71,7 @@ class AlphaBeta {
   const Game& game_;
   const Heuristic& heuristic_;
   AlphaBetaOptions options_;
+  CaptureSearch capture_;
   std::vector<TTEntry> tt_;
   uint64_t mask_ = 0;
   uint8_t age_ = 0;

@@ -86,8 +86,12 @@ PlayedGame play_game(const State& start, Player* players[2], int max_plies,
     players[mover]->set_time_left(left ? *left : -1);
     const auto t0 = std::chrono::steady_clock::now();
     const Action a = players[mover]->choose(*state);
+    const double thought =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    g.think_seconds[mover] += thought;
+    ++g.moves[mover];
     if (left) {
-      *left -= std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      *left -= thought;
       if (*left <= 0) {  // the flag fell while the mover thought: its move does not count
         *left = 0;
         g.outcome = clock_outcome(clock, *state);
@@ -105,6 +109,17 @@ PlayedGame play_game(const State& start, Player* players[2], int max_plies,
     g.actions.push_back(a);
   }
   return g;
+}
+
+double MatchResult::seconds_per_move(bool a) const {
+  double seconds = 0;
+  int moves = 0;
+  for (const MatchGame& g : games) {
+    const int p = a ? g.a_player : 1 - g.a_player;
+    seconds += g.think_seconds[p];
+    moves += g.moves[p];
+  }
+  return moves > 0 ? seconds / moves : 0.0;
 }
 
 MatchResult run_match(const GamePtr& game, const std::string& spec_a, const PlayerMaker& a,
@@ -213,6 +228,10 @@ MatchResult run_match(const GamePtr& game, const std::string& spec_a, const Play
         g.outcome = played.outcome;
         g.adjudicated = played.adjudicated;
         g.on_time = played.on_time;
+        for (int p = 0; p < 2; ++p) {
+          g.think_seconds[p] = played.think_seconds[p];
+          g.moves[p] = played.moves[p];
+        }
         g.score_a = played.outcome.score_for(g.a_player);
         spdlog::debug("game {}: {} ({}) in {} plies", index + 1, g.score_a, g.outcome.reason,
                       g.actions.size());

@@ -38,6 +38,9 @@ struct PlayedGame {
   bool adjudicated = false;                  // stopped at max_plies and counted as a draw
   bool on_time = false;                      // decided by the clock running out
   std::array<double, 2> time_left = {0, 0};  // on the clock(s) at the end: game (in [0]) or sides
+  // Wall-clock seconds each player (by number) spent choosing its moves, and its moves.
+  double think_seconds[2] = {0, 0};
+  int moves[2] = {0, 0};
 };
 
 // Called before each action is applied: the state, the action, the player who chose it.
@@ -65,6 +68,9 @@ struct MatchGame {
   bool on_time = false;  // decided by the clock
   double score_a = 0.5;
   double seconds = 0;
+  // Wall-clock seconds each player (by number) spent choosing its moves, and its moves.
+  double think_seconds[2] = {0, 0};
+  int moves[2] = {0, 0};
 };
 
 struct MatchOptions {
@@ -94,6 +100,12 @@ struct MatchResult {
   double seconds = 0;
   double mean_plies = 0;
   std::vector<MatchGame> games;  // counted games, in order
+  // Mean wall-clock seconds per move of A and of B (over the counted games).
+  double seconds_per_move_a() const { return seconds_per_move(true); }
+  double seconds_per_move_b() const { return seconds_per_move(false); }
+
+ private:
+  double seconds_per_move(bool a) const;
 };
 
 // Throws std::invalid_argument for bad options; rethrows the first error of any game.

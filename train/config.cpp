@@ -65,6 +65,20 @@ void complete_search(SearchConfig& s, const Checker& c, const std::string& path,
   c.range(path + ".gumbel_actions", s.gumbel_actions(), 0, 4096);
   c.range(path + ".max_nodes", s.max_nodes(), 1000, 2e9);
   if (s.has_tactics()) c.range(path + ".tactics", s.tactics(), 0, 2);
+  if (s.has_quiescence_weight()) {
+    c.range(path + ".quiescence_weight", s.quiescence_weight(), 0, 1);
+  }
+  if (s.has_quiescence_scale()) {
+    c.range(path + ".quiescence_scale", s.quiescence_scale(), 1, 1e6);
+  }
+  if (s.has_quiescence_depth()) {
+    c.range(path + ".quiescence_depth", s.quiescence_depth(), 0, 32);
+  }
+  if (s.has_quiescence_plies()) {
+    c.range(path + ".quiescence_plies", s.quiescence_plies(), 0, 4);
+  }
+  if (s.has_capture_prior()) c.range(path + ".capture_prior", s.capture_prior(), 0, 1);
+  if (s.has_minimax_weight()) c.range(path + ".minimax_weight", s.minimax_weight(), 0, 1);
 }
 
 }  // namespace

@@ -169,6 +169,20 @@ void register_net_player_kind() {
     if (args.has("leaves")) search.set_leaves_per_batch(args.get_int("leaves", 0, 1, 256));
     if (args.has("solver")) search.set_solver(args.get_int("solver", 1, 0, 1) != 0);
     if (args.has("tactics")) search.set_tactics(args.get_int("tactics", 1, 0, 2));
+    if (args.has("qweight")) {
+      search.set_quiescence_weight(static_cast<float>(args.get_double("qweight", 0, 0, 1)));
+    }
+    if (args.has("qscale")) {
+      search.set_quiescence_scale(static_cast<float>(args.get_double("qscale", 250, 1, 1e6)));
+    }
+    if (args.has("qdepth")) search.set_quiescence_depth(args.get_int("qdepth", 8, 0, 32));
+    if (args.has("qplies")) search.set_quiescence_plies(args.get_int("qplies", 0, 0, 4));
+    if (args.has("mmweight")) {
+      search.set_minimax_weight(static_cast<float>(args.get_double("mmweight", 0, 0, 1)));
+    }
+    if (args.has("cprior")) {
+      search.set_capture_prior(static_cast<float>(args.get_double("cprior", 0, 0, 1)));
+    }
     const std::string device = args.get_string("device", "cpu");
     o.level = args.get_int("level", kMaxLevel, kMinLevel, kMaxLevel);
     args.finish();

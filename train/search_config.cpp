@@ -13,6 +13,12 @@ mcts::SearchConfig play_search_config(const SearchConfig& s, uint64_t seed) {
   c.gumbel_actions = s.gumbel_actions();
   if (s.has_solver()) c.solver = s.solver();
   if (s.has_tactics()) c.tactics = s.tactics();
+  if (s.has_quiescence_weight()) c.quiescence_weight = s.quiescence_weight();
+  if (s.has_quiescence_scale()) c.quiescence_scale = s.quiescence_scale();
+  if (s.has_quiescence_depth()) c.quiescence_depth = s.quiescence_depth();
+  if (s.has_quiescence_plies()) c.quiescence_plies = s.quiescence_plies();
+  if (s.has_capture_prior()) c.capture_prior = s.capture_prior();
+  if (s.has_minimax_weight()) c.minimax_weight = s.minimax_weight();
   c.self_play = false;
   c.seed = seed;
   c.fast_simulations = std::max(1, std::min(c.fast_simulations, c.simulations));

@@ -104,6 +104,14 @@ TEST(RunConfig, BadConfigsAreRefusedNamingTheField) {
   EXPECT_NE(e.find("trainer.optimizer.kind"), std::string::npos) << e;
   e = refusal("rules: \"seize\" selfplay { dirichlet_epsilon: 2 }");
   EXPECT_NE(e.find("selfplay.dirichlet_epsilon"), std::string::npos) << e;
+  e = refusal("rules: \"seize\" selfplay { search { quiescence_weight: 1.5 } }");
+  EXPECT_NE(e.find("selfplay.search.quiescence_weight"), std::string::npos) << e;
+  e = refusal("rules: \"seize\" selfplay { search { quiescence_depth: 40 } }");
+  EXPECT_NE(e.find("selfplay.search.quiescence_depth"), std::string::npos) << e;
+  e = refusal("rules: \"seize\" selfplay { search { minimax_weight: -1 } }");
+  EXPECT_NE(e.find("selfplay.search.minimax_weight"), std::string::npos) << e;
+  e = refusal("rules: \"seize\" selfplay { search { capture_prior: 2 } }");
+  EXPECT_NE(e.find("selfplay.search.capture_prior"), std::string::npos) << e;
   e = refusal("rules: \"seize\" network { channels: -1 }");
   EXPECT_NE(e.find("network.channels"), std::string::npos) << e;
   e = refusal("rules: \"seize\" gating { threshold: 1.5 }");

@@ -79,6 +79,12 @@ TEST(NetPlayer, PlaysThroughASpec) {
   EXPECT_THROW(make_player(game, "net:model=/no/such.pt", 1), std::invalid_argument);
   EXPECT_THROW(make_player(game, "net:model=" + (scratch / "m.pt") + ",bogus=1", 1),
                std::invalid_argument);
+  EXPECT_THROW(make_player(game, "net:model=" + (scratch / "m.pt") + ",qweight=2", 1),
+               std::invalid_argument);
+  EXPECT_THROW(make_player(game, "net:model=" + (scratch / "m.pt") + ",mmweight=-1", 1),
+               std::invalid_argument);
+  EXPECT_GT(r.seconds_per_move_a(), 0.0);
+  EXPECT_GT(r.seconds_per_move_b(), 0.0);
 }
 
 }  // namespace

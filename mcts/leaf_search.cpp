@@ -1,0 +1,72 @@
+// Leaf values mixed with a capture search over the game's Heuristic (SearchConfig::
+// quiescence_weight): an MCTS-minimax hybrid with state evaluations after Baier and Winands
+// (2015), in the way AlphaGo mixed its value network with rollouts; and priors shaped toward
+// captures (SearchConfig::capture_prior).
+#include "engine/heuristic.h"
+#include "mcts/search.h"
+
+namespace pincer::mcts {
+
+void Search::capture_search_leaf(LeafBatch::Leaf& leaf, bool value) {
+  leaf.capture_win = -1.0f;
+  leaf.captures.clear();
+  if (capture_ && value) {
+    const uint64_t before = capture_->nodes();
+    const int score = capture_->value(*leaf.state, config_.quiescence_plies);
+    stats_.capture_nodes += capture_->nodes() - before;
+    leaf.capture_win = static_cast<float>(score_win_probability(score, config_.quiescence_scale));
+  }
+  if (heuristic_ && config_.capture_prior > 0) {
+    heuristic_->capture_points(*leaf.state, leaf.legal, leaf.captures);
+  }
+}
+
+void Search::mix_leaf_value(NodeIndex n, const LeafBatch::Leaf& leaf) {
+  Node& node = tree_.node(n);
+  if (leaf.capture_win >= 0) {
+    const float w = config_.quiescence_weight;
+    const float w0 = node.to_move == 0 ? leaf.capture_win : 1.0f - leaf.capture_win;
+    if (config_.minimax_weight > 0) node.minimax = encode_minimax(2 * w0 - 1);
+    node.nn_w0 = (1 - w) * node.nn_w0 + w * w0;
+    node.nn_d = (1 - w) * node.nn_d;
+  }
+  if (leaf.captures.size() == static_cast<size_t>(node.num_edges)) {
+    int count = 0;
+    for (int c : leaf.captures) count += c > 0;
+    if (count == 0) return;
+    const float keep = 1 - config_.capture_prior, add = config_.capture_prior / count;
+    Edge* edges = tree_.edges(node);
+    for (int i = 0; i < node.num_edges; ++i) {
+      edges[i].set_prior(keep * edges[i].prior() + (leaf.captures[i] > 0 ? add : 0.0f));
+    }
+  }
+}
+
+void Search::minimax_backup(const std::vector<NodeIndex>& path) {
+  for (size_t k = path.size() - 1; k-- > 0;) {
+    Node& node = tree_.node(path[k]);
+    if (node.state != NodeState::kExpanded) return;
+    const Edge* edges = tree_.edges(node);
+    const int p = node.to_move;
+    float best = -2.0f;
+    for (int i = 0; i < node.num_edges; ++i) {
+      if (!edges[i].child) continue;
+      const Node& ch = tree_.node(edges[i].child);
+      float v;
+      if (ch.proof != kUnproven) {
+        v = ch.proof == kProvenDraw ? 0.0f : (ch.proof == proof_of(p) ? 1.0f : -1.0f);
+      } else if (ch.has_minimax()) {
+        v = ch.minimax_for(p);
+      } else {
+        continue;
+      }
+      if (v > best) best = v;
+    }
+    if (best < -1.5f) return;
+    const int16_t m = encode_minimax(p == 0 ? best : -best);
+    if (m == node.minimax) return;  // nothing above changes
+    node.minimax = m;
+  }
+}
+
+}  // namespace pincer::mcts
