@@ -74,6 +74,7 @@ struct Trainer::Impl {
     } catch (const std::exception& e) {
       throw damaged(std::string("network weights: ") + e.what());
     }
+    check_policy_map(*model->impl().net, state.model(), path);
     model->impl().device = parse_device(device);
     model->impl().net->to(model->impl().device);
     make_optimizer();
@@ -201,11 +202,13 @@ TrainStepResult Trainer::train_step() {
   auto mask = torch::zeros({batch, actions}, torch::kFloat32);
   auto wdl = torch::zeros({batch, 3}, torch::kFloat32);
   auto has_policy = torch::zeros({batch}, torch::kFloat32);
+  auto points = torch::zeros({batch}, torch::kFloat32);
   float* in = input.data_ptr<float>();
   float* tg = target.data_ptr<float>();
   float* mk = mask.data_ptr<float>();
   float* wd = wdl.data_ptr<float>();
   float* hp = has_policy.data_ptr<float>();
+  float* pt = points.data_ptr<float>();
   std::vector<float> scratch(size);
   std::uniform_int_distribution<size_t> pick(0, m.window.size() - 1);
   for (int b = 0; b < batch; ++b) {
@@ -230,6 +233,7 @@ TrainStepResult Trainer::train_step() {
       m.game->apply_symmetry(sym, scratch.data(), msk);
     }
     for (int k = 0; k < 3; ++k) wd[b * 3 + k] = s.wdl[k];
+    pt[b] = s.points;
   }
   const auto dev = m.model->impl().device;
   auto& net = m.model->impl().net;
@@ -238,13 +242,19 @@ TrainStepResult Trainer::train_step() {
                .view({batch, m.model->metadata().input_channels(),
                       m.model->metadata().input_height(), m.model->metadata().input_width()})
                .to(dev);
-  auto [logits, value] = net->forward(x);
-  auto masked = logits.masked_fill(mask.to(dev) == 0, -1e9f);
+  NetOutput out = net->forward_all(x);
+  auto masked = out.policy.masked_fill(mask.to(dev) == 0, -1e9f);
   auto hp_dev = has_policy.to(dev);
   auto per_sample = -(target.to(dev) * torch::log_softmax(masked, 1)).sum(1) * hp_dev;
   auto policy_loss = per_sample.sum() / hp_dev.sum().clamp_min(1.0f);
-  auto value_loss = -(wdl.to(dev) * torch::log_softmax(value, 1)).sum(1).mean();
+  auto value_loss = -(wdl.to(dev) * torch::log_softmax(out.value, 1)).sum(1).mean();
   auto loss = policy_loss + t.value_loss_weight() * value_loss;
+  // The points head (if any): Huber loss in points, robust to a game's points scale.
+  torch::Tensor points_loss;
+  if (out.points.defined()) {
+    points_loss = torch::nn::functional::huber_loss(out.points, points.to(dev));
+    loss = loss + t.points_loss_weight() * points_loss;
+  }
   const double lr = learning_rate(step);
   for (auto& group : m.opt->param_groups()) group.options().set_lr(lr);
   m.opt->zero_grad();
@@ -255,6 +265,7 @@ TrainStepResult Trainer::train_step() {
   r.step = step + 1;
   r.policy_loss = policy_loss.item<double>();
   r.value_loss = value_loss.item<double>();
+  if (points_loss.defined()) r.points_loss = points_loss.item<double>();
   r.lr = lr;
   r.batch = batch;
   return r;
