@@ -223,10 +223,11 @@ std::unique_ptr<Model> Model::create(const Game& game, const NetworkConfig& netw
   m.set_input_width(shape.width);
   m.set_num_actions(game.num_actions());
   *m.mutable_network() = complete_network_config(network);
-  // A conv policy head where the game lays its policy out on the board (unless asked otherwise).
+  // A dense policy head unless asked otherwise: with bfloat16 on oneDNN it is the faster of the
+  // two (docs/training.md, "Network speed").
   const PolicyPlanes planes = game.policy_planes();
   NetworkConfig& net = *m.mutable_network();
-  if (!net.has_policy_head()) net.set_policy_head(planes.planes > 0 ? "conv" : "dense");
+  if (!net.has_policy_head()) net.set_policy_head("dense");
   if (net.policy_head() == "conv") {
     if (planes.planes <= 0) {
       throw ModelError("network.policy_head \"conv\" needs a game with policy planes; " +

@@ -57,7 +57,7 @@ void randomize_batch_norm(ResidualNetImpl& net) {
 }
 
 TEST(PolicyPlanes, EveryPolicyIndexHasItsOwnCellInsideThePlanes) {
-  for (const char* rules : {"seize-reference", "seega", "dice"}) {
+  for (const char* rules : {"seize-reference", "seega-7x7", "dice-7x7"}) {
     const GamePtr game = load_game(rules);
     const PolicyPlanes p = game->policy_planes();
     ASSERT_GT(p.planes, 0) << rules;
@@ -70,14 +70,15 @@ TEST(PolicyPlanes, EveryPolicyIndexHasItsOwnCellInsideThePlanes) {
   }
 }
 
-TEST(ConvPolicyHead, IsTheDefaultWhereTheGameHasPlanesAndMatchesTheNetwork) {
+TEST(ConvPolicyHead, ReadsTheGamesPolicyPlanesAndMatchesTheNetwork) {
   const GamePtr game = load_game("seize-reference");
-  auto conv = Model::create(*game, net(2, 16), "cpu", 3);
+  NetworkConfig conv_config = net(2, 16);
+  conv_config.set_policy_head("conv");
+  auto conv = Model::create(*game, conv_config, "cpu", 3);
   EXPECT_EQ(conv->metadata().network().policy_head(), "conv");
   EXPECT_EQ(conv->metadata().policy_planes(), 56);
-  NetworkConfig dense_config = net(2, 16);
-  dense_config.set_policy_head("dense");
-  auto dense = Model::create(*game, dense_config, "cpu", 3);
+  auto dense = Model::create(*game, net(2, 16), "cpu", 3);  // the default
+  EXPECT_EQ(dense->metadata().network().policy_head(), "dense");
   EXPECT_EQ(dense->metadata().policy_planes(), 0);
   // 16 * 16 * 64 + 16 * 56 * 64 MACs instead of 16 * 4 * 64 + 4 * 64 * 3584.
   EXPECT_EQ(dense->flops_per_position() - conv->flops_per_position(),
@@ -102,7 +103,7 @@ TEST(ConvPolicyHead, IsTheDefaultWhereTheGameHasPlanesAndMatchesTheNetwork) {
   EXPECT_NEAR(o.logits[action], planes[0][17][42 / 8][42 % 8].item<float>(), 1e-4);
 }
 
-TEST(ConvPolicyHead, AGameWithoutPlanesGetsADenseHeadAndRefusesAConvOne) {
+TEST(ConvPolicyHead, AGameWithoutPlanesRefusesAConvHead) {
   GamePtr game = make_tictactoe();
   auto m = Model::create(*game, net(1, 8), "cpu", 1);
   EXPECT_EQ(m->metadata().network().policy_head(), "dense");
@@ -116,7 +117,9 @@ TEST(ConvPolicyHead, AGameWithoutPlanesGetsADenseHeadAndRefusesAConvOne) {
 TEST(ConvPolicyHead, RoundTripsAndADamagedMapIsRefused) {
   ScratchDir dir("convhead");
   const GamePtr game = load_game("seize-reference");
-  auto m = Model::create(*game, net(1, 8), "cpu", 4);
+  NetworkConfig c = net(1, 8);
+  c.set_policy_head("conv");
+  auto m = Model::create(*game, c, "cpu", 4);
   const auto input = random_encoded_positions(*game, 3, 5);
   m->save(dir / "m.pt");
   auto loaded = Model::load(dir / "m.pt", *game);
@@ -287,9 +290,11 @@ TEST(PointsHead, TrainsToAKnownPointsDifference) {
   write_record_chunk(dir.records(), *game, {centre, corner}, "t");
   Trainer t(game, cfg, dir);
   ASSERT_EQ(t.ingest_new_records(), 2);
+  const double first_loss = t.train_step().points_loss;
   TrainStepResult r;
   for (int i = 0; i < 300; ++i) r = t.train_step();
-  EXPECT_LT(r.points_loss, 0.1);
+  // The start position is in both games (targets +5 and -2): what remains is mostly its share.
+  EXPECT_LT(r.points_loss, first_loss / 4);
   auto m = Model::load(t.write_model(), *game);
   ASSERT_TRUE(m->has_points_head());
   auto check = [&](const GameRecord& rec, int diff_for_x) {
