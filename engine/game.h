@@ -42,6 +42,15 @@ struct Outcome {
 };
 
 // Shape of the network input planes: channels x height x width floats.
+// How a game's policy indices lie on its board, for a network that computes the policy with a
+// convolution instead of a dense layer: policy index i is cell map[i] % (H * W) (in encode()'s
+// cell order) of plane map[i] / (H * W), among `planes` planes of the input's height H and width
+// W. Distinct indices map to distinct cells. planes == 0: the game provides no such layout.
+struct PolicyPlanes {
+  int planes = 0;
+  std::vector<int> map;  // num_actions() entries
+};
+
 struct InputShape {
   int channels = 0;
   int height = 0;
@@ -209,6 +218,9 @@ class Game {
   virtual void apply_symmetry(int sym, float* planes, float* policy) const {
     (void)sym, (void)planes, (void)policy;
   }
+
+  // The policy's layout on the board (see PolicyPlanes); none by default.
+  virtual PolicyPlanes policy_planes() const { return {}; }
 
   // Leaf count of the game tree to `depth` plies (a finished game has no children). Games
   // override this with a fast path; the default walks the interface.

@@ -23,6 +23,7 @@ bool EvalCache::lookup(uint64_t key, size_t num_actions, Evaluation& out) {
   }
   out.priors.assign(s.priors.begin(), s.priors.end());
   out.wdl = s.wdl;
+  out.points = s.points;
   hits_.fetch_add(1, std::memory_order_relaxed);
   return true;
 }
@@ -39,6 +40,7 @@ void EvalCache::insert(uint64_t key, uint64_t generation, const Evaluation& eval
   s.generation = generation;
   s.used = true;
   s.wdl = eval.wdl;
+  s.points = eval.points;
   s.priors.assign(eval.priors.begin(), eval.priors.end());
   inserts_.fetch_add(1, std::memory_order_relaxed);
 }

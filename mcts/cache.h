@@ -49,6 +49,7 @@ class EvalCache {
     uint64_t generation = 0;
     bool used = false;
     std::array<float, 3> wdl{};
+    std::optional<float> points;
     std::vector<float> priors;
   };
   static constexpr size_t kShards = 64;

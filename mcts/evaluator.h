@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <optional>
 #include <vector>
 
 #include "engine/game.h"
@@ -15,6 +16,9 @@ struct Evaluation {
   std::vector<float> priors;
   // Win, draw, loss probabilities for the player to move in the evaluated state.
   std::array<float, 3> wdl{0.0f, 1.0f, 0.0f};
+  // Expected final points difference (player to move minus opponent), where the evaluator
+  // predicts it (a network with a points head).
+  std::optional<float> points;
 };
 
 struct EvalRequest {

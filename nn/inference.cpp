@@ -166,6 +166,8 @@ void InferenceService::process(std::vector<Call*>& calls) {
   input_.resize(size_t(total) * size);
   logits_.resize(size_t(total) * actions);
   wdl_.resize(size_t(total) * 3);
+  points_.resize(size_t(total));
+  const bool points = model.has_points_head();
   int row = 0;
   for (const Slice& s : slices) {
     std::memcpy(input_.data() + size_t(row) * size, s.call->input.data() + size_t(s.first) * size,
@@ -174,7 +176,8 @@ void InferenceService::process(std::vector<Call*>& calls) {
   }
   std::exception_ptr error;
   try {
-    model.infer(input_.data(), total, logits_.data(), wdl_.data());
+    if (model.precision() != options_.precision) model.set_precision(options_.precision);
+    model.infer(input_.data(), total, logits_.data(), wdl_.data(), points_.data());
   } catch (...) {
     error = std::current_exception();
     spdlog::error("inference failed on a batch of {}", total);
@@ -200,6 +203,11 @@ void InferenceService::process(std::vector<Call*>& calls) {
       for (float& p : e.priors) p *= inv;
       const float* v = wdl_.data() + size_t(row) * 3;
       e.wdl = {v[0], v[1], v[2]};
+      if (points) {
+        e.points = points_[row];
+      } else {
+        e.points.reset();
+      }
     }
   }
   {

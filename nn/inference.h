@@ -28,6 +28,8 @@ struct InferenceOptions {
   // Callers that will be blocked in evaluate() at once when all are waiting (0: unknown). When
   // that many calls are queued, the batch runs at once instead of waiting for max_wait_us.
   int expected_callers = 0;
+  // Inference arithmetic, applied to every model the service runs.
+  Precision precision = default_precision();
 };
 
 struct InferenceStats {
@@ -77,7 +79,7 @@ class InferenceService : public Evaluator {
   InferenceStats stats_;
   double stats_start_ = 0;
 
-  std::vector<float> input_, logits_, wdl_;
+  std::vector<float> input_, logits_, wdl_, points_;
   std::thread thread_;
 };
 

@@ -67,32 +67,53 @@ torch::Tensor ResidualBlockImpl::forward(torch::Tensor x) {
   return torch::relu(y + x);
 }
 
-ResidualNetImpl::ResidualNetImpl(const NetworkConfig& c, int in_ch, int h, int w, int actions) {
+ResidualNetImpl::ResidualNetImpl(const NetworkConfig& c, int in_ch, int h, int w, int actions,
+                                 int policy_planes) {
   using namespace torch::nn;
   const int ch = c.channels();
   stem = register_module("stem", Conv2d(Conv2dOptions(in_ch, ch, 3).padding(1).bias(false)));
   stem_bn = register_module("stem_bn", BatchNorm2d(ch));
   tower = register_module("tower", Sequential());
   for (int i = 0; i < c.blocks(); ++i) tower->push_back(ResidualBlock(ch));
-  policy_conv =
-      register_module("policy_conv", Conv2d(Conv2dOptions(ch, c.policy_channels(), 1).bias(false)));
-  policy_bn = register_module("policy_bn", BatchNorm2d(c.policy_channels()));
-  policy_fc = register_module("policy_fc", Linear(c.policy_channels() * h * w, actions));
+  if (c.policy_head() == "conv") {
+    policy_conv = register_module("policy_conv", Conv2d(Conv2dOptions(ch, ch, 1).bias(false)));
+    policy_bn = register_module("policy_bn", BatchNorm2d(ch));
+    policy_out = register_module("policy_out", Conv2d(Conv2dOptions(ch, policy_planes, 1)));
+    policy_map = register_buffer("policy_map", torch::zeros({actions}, torch::kInt64));
+  } else {
+    policy_conv = register_module("policy_conv",
+                                  Conv2d(Conv2dOptions(ch, c.policy_channels(), 1).bias(false)));
+    policy_bn = register_module("policy_bn", BatchNorm2d(c.policy_channels()));
+    policy_fc = register_module("policy_fc", Linear(c.policy_channels() * h * w, actions));
+  }
   value_conv =
       register_module("value_conv", Conv2d(Conv2dOptions(ch, c.value_channels(), 1).bias(false)));
   value_bn = register_module("value_bn", BatchNorm2d(c.value_channels()));
   value_fc1 = register_module("value_fc1", Linear(c.value_channels() * h * w, c.value_hidden()));
   value_fc2 = register_module("value_fc2", Linear(c.value_hidden(), 3));
+  if (c.points_head()) points_fc = register_module("points_fc", Linear(c.value_hidden(), 1));
+}
+
+NetOutput ResidualNetImpl::forward_all(torch::Tensor x) {
+  NetOutput out;
+  auto t = torch::relu(stem_bn(stem(x)));
+  t = tower->forward(t);
+  auto p = torch::relu(policy_bn(policy_conv(t)));
+  if (conv_policy()) {
+    out.policy = policy_out(p).flatten(1).index_select(1, policy_map);
+  } else {
+    out.policy = policy_fc(p.flatten(1));
+  }
+  auto v = torch::relu(value_bn(value_conv(t))).flatten(1);
+  v = torch::relu(value_fc1(v));
+  out.value = value_fc2(v);
+  if (!points_fc.is_empty()) out.points = points_fc(v).squeeze(1);
+  return out;
 }
 
 std::pair<torch::Tensor, torch::Tensor> ResidualNetImpl::forward(torch::Tensor x) {
-  auto t = torch::relu(stem_bn(stem(x)));
-  t = tower->forward(t);
-  auto p = torch::relu(policy_bn(policy_conv(t))).flatten(1);
-  p = policy_fc(p);
-  auto v = torch::relu(value_bn(value_conv(t))).flatten(1);
-  v = value_fc2(torch::relu(value_fc1(v)));
-  return {p, v};
+  NetOutput out = forward_all(std::move(x));
+  return {out.policy, out.value};
 }
 
 namespace {
@@ -101,7 +122,7 @@ std::unique_ptr<Model::Impl> make_impl(const ModelMetadata& m, const std::string
   auto impl = std::make_unique<Model::Impl>();
   impl->device = parse_device(device);
   impl->net = ResidualNet(m.network(), m.input_channels(), m.input_height(), m.input_width(),
-                          m.num_actions());
+                          m.num_actions(), m.policy_planes());
   impl->net->to(impl->device);
   impl->net->eval();
   return impl;
@@ -138,6 +159,21 @@ ModelMetadata metadata_from_archive(torch::serialize::InputArchive& archive,
   Model::check_metadata(meta, origin);
   return meta;
 }
+
+}  // namespace
+
+// A conv policy head's map read from a file must index inside its planes.
+void check_policy_map(ResidualNetImpl& net, const ModelMetadata& meta, const std::string& origin) {
+  if (!net.conv_policy()) return;
+  const int64_t cells = int64_t{meta.policy_planes()} * meta.input_height() * meta.input_width();
+  const auto& map = net.policy_map;
+  if (map.scalar_type() != torch::kInt64 || map.numel() != meta.num_actions() ||
+      (map.numel() > 0 && (map.min().item<int64_t>() < 0 || map.max().item<int64_t>() >= cells))) {
+    throw ModelError(origin + ": damaged policy map (indices outside the policy planes)");
+  }
+}
+
+namespace {
 
 torch::serialize::InputArchive open_archive(const std::string& path) {
   if (!std::filesystem::exists(path)) throw ModelError("model file " + path + " does not exist");
@@ -187,12 +223,37 @@ std::unique_ptr<Model> Model::create(const Game& game, const NetworkConfig& netw
   m.set_input_width(shape.width);
   m.set_num_actions(game.num_actions());
   *m.mutable_network() = complete_network_config(network);
+  // A dense policy head unless asked otherwise: with bfloat16 on oneDNN it is the faster of the
+  // two (docs/training.md, "Network speed").
+  const PolicyPlanes planes = game.policy_planes();
+  NetworkConfig& net = *m.mutable_network();
+  if (!net.has_policy_head()) net.set_policy_head("dense");
+  if (net.policy_head() == "conv") {
+    if (planes.planes <= 0) {
+      throw ModelError("network.policy_head \"conv\" needs a game with policy planes; " +
+                       game.ruleset_name() + " has none (use \"dense\")");
+    }
+    m.set_policy_planes(planes.planes);
+  }
+  if (!net.has_points_head()) net.set_points_head(false);
   m.set_training_step(0);
   m.set_created(utc_now_iso());
   m.set_created_unix_ms(unix_ms_now());
   m.set_model_id(game.ruleset_name() + "/init-" + hex64(seed).substr(8));
   torch::manual_seed(seed);
-  return std::unique_ptr<Model>(new Model(m, make_impl(m, device)));
+  auto impl = make_impl(m, device);
+  if (impl->net->conv_policy()) {
+    const int64_t cells = int64_t{planes.planes} * shape.height * shape.width;
+    if (static_cast<int>(planes.map.size()) != m.num_actions() ||
+        std::any_of(planes.map.begin(), planes.map.end(),
+                    [&](int v) { return v < 0 || v >= cells; })) {
+      throw ModelError(game.ruleset_name() + ": its policy planes do not cover its actions");
+    }
+    torch::NoGradGuard no_grad;
+    impl->net->policy_map.copy_(
+        torch::tensor(std::vector<int64_t>(planes.map.begin(), planes.map.end()), torch::kInt64));
+  }
+  return std::unique_ptr<Model>(new Model(m, std::move(impl)));
 }
 
 void Model::check_compatible(const ModelMetadata& meta, const Game& game,
@@ -240,6 +301,7 @@ std::unique_ptr<Model> Model::load(const std::string& path, const Game& game,
     throw ModelError("model file " + path +
                      " does not match its architecture: " + std::string(e.what()).substr(0, 200));
   }
+  check_policy_map(*impl->net, meta, path);
   impl->device = parse_device(device);
   impl->net->to(impl->device);
   impl->net->eval();
@@ -301,9 +363,13 @@ int64_t Model::flops_per_position() const {
   const int64_t ch = c.channels();
   int64_t macs = 9 * meta_.input_channels() * ch * hw;  // stem
   macs += int64_t{c.blocks()} * 2 * 9 * ch * ch * hw;   // residual tower
-  macs += ch * c.policy_channels() * hw + c.policy_channels() * hw * meta_.num_actions();
+  if (c.policy_head() == "conv") {
+    macs += ch * ch * hw + ch * meta_.policy_planes() * hw;
+  } else {
+    macs += ch * c.policy_channels() * hw + c.policy_channels() * hw * meta_.num_actions();
+  }
   macs += ch * c.value_channels() * hw + c.value_channels() * hw * c.value_hidden() +
-          int64_t{c.value_hidden()} * 3;
+          int64_t{c.value_hidden()} * (3 + (c.points_head() ? 1 : 0));
   return 2 * macs;
 }
 
@@ -322,12 +388,16 @@ int64_t weights_version(ResidualNetImpl& net) {
 void fold(const torch::nn::Conv2d& conv, const torch::nn::BatchNorm2d& bn,
           std::vector<torch::Tensor>& weight, std::vector<torch::Tensor>& bias) {
   const auto s = bn->weight / torch::sqrt(bn->running_var + bn->options.eps());
-  weight.push_back((conv->weight * s.view({-1, 1, 1, 1})).contiguous());
-  bias.push_back((bn->bias - bn->running_mean * s).contiguous());
+  weight.push_back(conv->weight * s.view({-1, 1, 1, 1}));
+  bias.push_back(bn->bias - bn->running_mean * s);
 }
 
-void fold_all(ResidualNetImpl& net, std::vector<torch::Tensor>& weight,
-              std::vector<torch::Tensor>& bias) {
+// Every layer's inference weights, in forward order: the folded convolutions (stem, tower,
+// policy, value), the conv policy head's output convolution or the dense policy layer, the value
+// layers and the points layer, all in `dtype`. Convolution weights are oneDNN tensors
+// reordered once into its blocked layout (`mkldnn`), else channels-last.
+void fold_all(ResidualNetImpl& net, torch::ScalarType dtype, bool mkldnn,
+              std::vector<torch::Tensor>& weight, std::vector<torch::Tensor>& bias) {
   weight.clear();
   bias.clear();
   fold(net.stem, net.stem_bn, weight, bias);
@@ -338,16 +408,54 @@ void fold_all(ResidualNetImpl& net, std::vector<torch::Tensor>& weight,
   }
   fold(net.policy_conv, net.policy_bn, weight, bias);
   fold(net.value_conv, net.value_bn, weight, bias);
+  auto add = [&](const torch::Tensor& w, const torch::Tensor& b) {
+    weight.push_back(w);
+    bias.push_back(b);
+  };
+  if (net.conv_policy()) {
+    add(net.policy_out->weight, net.policy_out->bias);
+  } else {
+    add(net.policy_fc->weight, net.policy_fc->bias);
+  }
+  add(net.value_fc1->weight, net.value_fc1->bias);
+  add(net.value_fc2->weight, net.value_fc2->bias);
+  if (!net.points_fc.is_empty()) add(net.points_fc->weight, net.points_fc->bias);
+  for (size_t i = 0; i < weight.size(); ++i) {
+    weight[i] = weight[i].to(dtype);
+    bias[i] = bias[i].to(dtype).contiguous();
+    if (weight[i].dim() != 4) continue;
+    if (mkldnn) {
+      const int64_t pad = weight[i].size(2) / 2;
+      weight[i] = at::mkldnn_reorder_conv2d_weight(weight[i].contiguous().to_mkldnn(), {pad, pad},
+                                                   {1, 1}, {1, 1}, 1);
+      bias[i] = bias[i].to_mkldnn();
+    } else {
+      weight[i] = weight[i].contiguous(torch::MemoryFormat::ChannelsLast);
+    }
+  }
 }
 
-// ResidualNetImpl::forward with the folded convolutions (same order as fold_all).
-std::pair<torch::Tensor, torch::Tensor> folded_forward(ResidualNetImpl& net,
-                                                       const std::vector<torch::Tensor>& weight,
-                                                       const std::vector<torch::Tensor>& bias,
-                                                       const torch::Tensor& x) {
+// oneDNN with weights reordered once: about twice the speed of plain convolutions, which
+// reorder their weights on every call (docs/training.md, "Network speed").
+bool use_mkldnn(const torch::Device& device) { return device.is_cpu() && torch::hasMKLDNN(); }
+
+// ResidualNetImpl::forward_all with the folded weights (same order as fold_all).
+// With `mkldnn`, x is a oneDNN tensor and the convolutions' outputs are made dense before the
+// heads' flattening.
+NetOutput folded_forward(ResidualNetImpl& net, const std::vector<torch::Tensor>& weight,
+                         const std::vector<torch::Tensor>& bias, const torch::Tensor& x,
+                         bool mkldnn) {
   size_t k = 0;
   auto conv = [&](const torch::Tensor& t, int64_t padding) {
-    auto y = torch::conv2d(t, weight[k], bias[k], 1, padding);
+    auto y = mkldnn ? at::mkldnn_convolution(t, weight[k], bias[k], {padding, padding}, {1, 1},
+                                             {1, 1}, 1)
+                    : torch::conv2d(t, weight[k], bias[k], 1, padding);
+    ++k;
+    return y;
+  };
+  auto dense_out = [&](const torch::Tensor& t) { return mkldnn ? t.to_dense() : t.contiguous(); };
+  auto dense = [&](const torch::Tensor& t) {
+    auto y = torch::linear(t, weight[k], bias[k]);
     ++k;
     return y;
   };
@@ -357,39 +465,68 @@ std::pair<torch::Tensor, torch::Tensor> folded_forward(ResidualNetImpl& net,
     y = conv(y, 1);
     t = torch::relu(y + t);
   }
-  auto p = net.policy_fc(torch::relu(conv(t, 0)).flatten(1));
-  auto v = torch::relu(conv(t, 0)).flatten(1);
-  v = net.value_fc2(torch::relu(net.value_fc1(v)));
-  return {p, v};
+  auto p = torch::relu(conv(t, 0));
+  auto v = dense_out(torch::relu(conv(t, 0))).flatten(1);
+  NetOutput out;
+  if (net.conv_policy()) {
+    // NCHW order for the map (it indexes plane * H * W + cell).
+    out.policy = dense_out(conv(p, 0)).flatten(1).index_select(1, net.policy_map);
+  } else {
+    out.policy = dense(dense_out(p).flatten(1));
+  }
+  v = torch::relu(dense(v));
+  out.value = dense(v);
+  if (!net.points_fc.is_empty()) out.points = dense(v).squeeze(1);
+  return out;
 }
 
 }  // namespace
 
-void Model::infer(const float* input, int n, float* policy_logits, float* wdl) {
+void Model::set_precision(Precision precision) {
+  std::lock_guard<std::mutex> lock(impl_->fold_mutex);
+  impl_->precision = precision;
+}
+
+Precision Model::precision() const {
+  std::lock_guard<std::mutex> lock(impl_->fold_mutex);
+  return impl_->precision;
+}
+
+void Model::infer(const float* input, int n, float* policy_logits, float* wdl, float* points) {
   if (n <= 0) return;
   c10::InferenceMode guard;
   auto& net = impl_->net;
   if (net->is_training()) net->eval();
-  auto x = torch::from_blob(const_cast<float*>(input),
-                            {n, meta_.input_channels(), meta_.input_height(), meta_.input_width()},
-                            torch::kFloat32);
-  if (impl_->device != torch::kCPU) x = x.to(impl_->device);
   std::vector<torch::Tensor> weight, bias;
+  torch::ScalarType dtype = torch::kFloat32;
+  const bool mkldnn = use_mkldnn(impl_->device);
   {
     std::lock_guard<std::mutex> lock(impl_->fold_mutex);
     const int64_t version = weights_version(*net);
-    if (version != impl_->fold_version) {
-      fold_all(*net, impl_->fold_weight, impl_->fold_bias);
+    if (version != impl_->fold_version || impl_->precision != impl_->fold_precision) {
+      fold_all(*net, impl_->precision == Precision::kBFloat16 ? torch::kBFloat16 : torch::kFloat32,
+               mkldnn, impl_->fold_weight, impl_->fold_bias);
       impl_->fold_version = version;
+      impl_->fold_precision = impl_->precision;
     }
     weight = impl_->fold_weight;
     bias = impl_->fold_bias;
+    dtype = impl_->fold_precision == Precision::kBFloat16 ? torch::kBFloat16 : torch::kFloat32;
   }
-  auto [p, v] = folded_forward(*net, weight, bias, x);
-  p = p.to(torch::kCPU).contiguous();
-  v = torch::softmax(v, 1).to(torch::kCPU).contiguous();
+  auto x = torch::from_blob(const_cast<float*>(input),
+                            {n, meta_.input_channels(), meta_.input_height(), meta_.input_width()},
+                            torch::kFloat32);
+  x = mkldnn ? x.to(dtype).to_mkldnn()
+             : x.to(impl_->device, dtype).contiguous(torch::MemoryFormat::ChannelsLast);
+  NetOutput out = folded_forward(*net, weight, bias, x, mkldnn);
+  auto p = out.policy.to(torch::kCPU, torch::kFloat32).contiguous();
+  auto v = torch::softmax(out.value.to(torch::kFloat32), 1).to(torch::kCPU).contiguous();
   std::memcpy(policy_logits, p.data_ptr<float>(), sizeof(float) * n * meta_.num_actions());
   std::memcpy(wdl, v.data_ptr<float>(), sizeof(float) * n * 3);
+  if (points && out.points.defined()) {
+    auto pts = out.points.to(torch::kCPU, torch::kFloat32).contiguous();
+    std::memcpy(points, pts.data_ptr<float>(), sizeof(float) * n);
+  }
 }
 
 }  // namespace pincer

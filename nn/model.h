@@ -24,6 +24,23 @@ class ModelError : public std::runtime_error {
 
 constexpr int kModelFormatVersion = 1;
 
+// Arithmetic of inference. bfloat16 keeps float32's range with an 8-bit mantissa: outputs stay
+// within about 1e-2 of float32 (tests/train/model_test.cpp) at several times the speed on CPUs
+// with AVX-512 BF16 or AMX (docs/training.md, "Network speed").
+enum class Precision { kFloat32, kBFloat16 };
+// Whether this CPU has AVX-512 BF16 or AMX-BF16 instructions.
+bool cpu_has_bf16();
+// "auto" or "" (bfloat16 where cpu_has_bf16(), else float32), "float32", "bfloat16"; throws
+// ModelError for anything else.
+Precision parse_precision(const std::string& text);
+bool valid_precision(const std::string& text);
+const char* precision_name(Precision precision);
+// The precision new models and inference services use: float32 in the library (exact, for
+// tests); the CLI sets parse_precision("auto") at start (cli/torch/precision.cpp), and run
+// configs choose theirs (inference.precision, default "auto").
+Precision default_precision();
+void set_default_precision(Precision precision);
+
 // Fills unset architecture fields with their defaults; throws ModelError naming a bad field.
 NetworkConfig complete_network_config(NetworkConfig config);
 
@@ -68,9 +85,14 @@ class Model {
   int64_t flops_per_position() const;
 
   // Runs the network in inference mode on `n` encoded positions (n * input_size() floats).
-  // Writes n * num_actions() policy logits and n * 3 win/draw/loss probabilities. Not
-  // thread-safe: one caller at a time (the inference service's thread).
-  void infer(const float* input, int n, float* policy_logits, float* wdl);
+  // Writes n * num_actions() policy logits and n * 3 win/draw/loss probabilities, and with a
+  // points head (and `points` not null) n predicted final points differences for the player to
+  // move. Not thread-safe: one caller at a time (the inference service's thread).
+  void infer(const float* input, int n, float* policy_logits, float* wdl, float* points = nullptr);
+  bool has_points_head() const { return meta_.network().points_head(); }
+  // Inference precision (default: default_precision()).
+  void set_precision(Precision precision);
+  Precision precision() const;
 
   Impl& impl() { return *impl_; }
   const Impl& impl() const { return *impl_; }

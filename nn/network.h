@@ -19,39 +19,59 @@ struct ResidualBlockImpl : torch::nn::Module {
 };
 TORCH_MODULE(ResidualBlock);
 
-// Input [N, C, H, W] -> policy logits [N, num_actions] and value logits [N, 3] (win, draw, loss
-// for the player to move).
+struct NetOutput {
+  torch::Tensor policy;  // [N, num_actions] logits
+  torch::Tensor value;   // [N, 3] win/draw/loss logits for the player to move
+  torch::Tensor points;  // [N] final points difference for the player to move; undefined
+                         // without a points head
+};
+
+// Input [N, C, H, W] -> policy logits, value logits and (with a points head) points. The policy
+// head is dense (policy_fc) or convolutional (policy_out, whose planes are read out at
+// policy_map: `policy_planes` in the metadata; nn/model.h).
 struct ResidualNetImpl : torch::nn::Module {
   ResidualNetImpl(const NetworkConfig& config, int in_channels, int height, int width,
-                  int num_actions);
+                  int num_actions, int policy_planes);
+  NetOutput forward_all(torch::Tensor x);
+  // Policy and value only.
   std::pair<torch::Tensor, torch::Tensor> forward(torch::Tensor x);
+  bool conv_policy() const { return !policy_out.is_empty(); }
 
   torch::nn::Conv2d stem{nullptr};
   torch::nn::BatchNorm2d stem_bn{nullptr};
   torch::nn::Sequential tower{nullptr};
   torch::nn::Conv2d policy_conv{nullptr};
   torch::nn::BatchNorm2d policy_bn{nullptr};
-  torch::nn::Linear policy_fc{nullptr};
+  torch::nn::Linear policy_fc{nullptr};   // dense head
+  torch::nn::Conv2d policy_out{nullptr};  // conv head
+  torch::Tensor policy_map;               // conv head: [num_actions] int64 into planes * H * W
   torch::nn::Conv2d value_conv{nullptr};
   torch::nn::BatchNorm2d value_bn{nullptr};
   torch::nn::Linear value_fc1{nullptr}, value_fc2{nullptr};
+  torch::nn::Linear points_fc{nullptr};  // optional
 };
 TORCH_MODULE(ResidualNet);
 
 struct Model::Impl {
   ResidualNet net{nullptr};
   torch::Device device{torch::kCPU};
+  Precision precision = default_precision();
   // Inference runs with each batch norm folded into the convolution before it (weights scaled,
-  // a bias added; model.cpp), rebuilt whenever a parameter or buffer changed since (torch's
-  // version counters only grow).
+  // a bias added; model.cpp), in the inference precision and channels-last, rebuilt whenever a
+  // parameter or buffer or the precision changed since (torch's version counters only grow).
   std::mutex fold_mutex;
-  std::vector<torch::Tensor> fold_weight, fold_bias;
+  std::vector<torch::Tensor> fold_weight, fold_bias;  // convolutions, then the dense layers
   int64_t fold_version = -1;
+  Precision fold_precision = Precision::kFloat32;
 };
 
 // Byte strings (serialized protos) stored in torch archives as uint8 tensors.
 torch::Tensor bytes_to_tensor(const std::string& bytes);
 std::string tensor_to_bytes(const torch::Tensor& tensor);
+
+// Throws ModelError (naming `origin`) unless a conv policy head's map (read from a file) indexes
+// inside its policy planes.
+void check_policy_map(ResidualNetImpl& net, const ModelMetadata& meta, const std::string& origin);
 
 // Parses "cpu", "cuda", "cuda:N"; throws ModelError when the device is unknown or unavailable.
 torch::Device parse_device(const std::string& text);

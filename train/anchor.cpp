@@ -111,6 +111,7 @@ AnchorReport rate_model(const GamePtr& game, const RunConfig& cfg, const Ladder&
   io.max_batch = cfg.inference().max_batch();
   io.max_wait_us = cfg.inference().max_wait_us();
   io.threads = cfg.inference().threads();
+  io.precision = parse_precision(cfg.inference().precision());
   auto service = std::make_shared<InferenceService>(model, io);
   const std::string spec = "net:sims=" + std::to_string(a.search().simulations());
   PlayerMaker net = [&game, &a, service, spec](uint64_t s) {

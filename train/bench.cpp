@@ -1,6 +1,7 @@
 #include "train/bench.h"
 
 #include <chrono>
+#include <ctime>
 #include <random>
 
 namespace pincer {
@@ -24,6 +25,14 @@ std::vector<float> random_encoded_positions(const Game& game, int count, uint64_
   return out;
 }
 
+namespace {
+double process_cpu_s() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+}  // namespace
+
 RawThroughput measure_raw_throughput(Model& model, const std::vector<float>& positions, int batch,
                                      double seconds) {
   const int size = model.input_size();
@@ -36,6 +45,7 @@ RawThroughput measure_raw_throughput(Model& model, const std::vector<float>& pos
   std::vector<float> logits(size_t(batch) * model.num_actions()), wdl(size_t(batch) * 3);
   for (int i = 0; i < 2; ++i) model.infer(input.data(), batch, logits.data(), wdl.data());
   const auto t0 = std::chrono::steady_clock::now();
+  const double cpu0 = process_cpu_s();
   int64_t runs = 0;
   double elapsed = 0;
   do {
@@ -47,6 +57,8 @@ RawThroughput measure_raw_throughput(Model& model, const std::vector<float>& pos
   r.batch = batch;
   r.evals_per_s = runs * batch / elapsed;
   r.ms_per_batch = elapsed * 1000 / runs;
+  const double cpu = process_cpu_s() - cpu0;
+  r.evals_per_cpu_s = cpu > 0 ? runs * batch / cpu : 0;
   return r;
 }
 

@@ -15,6 +15,9 @@ struct RawThroughput {
   int batch = 0;
   double evals_per_s = 0;
   double ms_per_batch = 0;
+  // Evaluations per second of this process's CPU time (all its threads): what the network
+  // reaches per core while it has one, much less skewed by other processes than wall time.
+  double evals_per_cpu_s = 0;
 };
 
 // Runs the network on batches of `batch` positions for about `seconds` (after a warm-up) on the

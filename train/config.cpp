@@ -105,6 +105,11 @@ RunConfig complete_run_config(RunConfig r, const std::string& origin) {
   c.range("inference.max_batch", inf.max_batch(), 1, 65536);
   c.range("inference.max_wait_us", inf.max_wait_us(), 0, 1e7);
   c.range("inference.threads", inf.threads(), 1, 256);
+  if (!inf.has_precision()) inf.set_precision("auto");
+  if (!valid_precision(inf.precision())) {
+    c.fail("inference.precision", "\"" + inf.precision() + "\"",
+           "expected \"auto\", \"float32\" or \"bfloat16\"");
+  }
 
   auto& sp = *r.mutable_selfplay();
   complete_search(*sp.mutable_search(), c, "selfplay.search", nullptr);
@@ -166,6 +171,8 @@ RunConfig complete_run_config(RunConfig r, const std::string& origin) {
   if (!tr.has_value_loss_weight()) tr.set_value_loss_weight(1);
   if (!tr.has_checkpoint_every()) tr.set_checkpoint_every(200);
   if (!tr.has_threads()) tr.set_threads(1);
+  if (!tr.has_points_loss_weight()) tr.set_points_loss_weight(0.1f);
+  c.range("trainer.points_loss_weight", tr.points_loss_weight(), 0, 100);
   c.range("trainer.batch_size", tr.batch_size(), 1, 65536);
   c.range("trainer.window_positions", tr.window_positions(), tr.batch_size(), 1e8);
   c.range("trainer.min_positions", tr.min_positions(), 1, tr.window_positions());

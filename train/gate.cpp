@@ -59,6 +59,7 @@ GateResult Gatekeeper::gate(const std::string& candidate_path) {
   o.max_batch = cfg_.inference().max_batch();
   o.max_wait_us = cfg_.inference().max_wait_us();
   o.threads = cfg_.inference().threads();
+  o.precision = parse_precision(cfg_.inference().precision());
   auto cand = std::make_shared<InferenceService>(cand_model, o);
   auto best = std::make_shared<InferenceService>(best_model, o);
   const std::string cand_spec = "net:model=" + fs::path(candidate_path).filename().string();

@@ -39,7 +39,15 @@ GamePtr prepare_run_dir(const RunDir& dir, const RunConfig& config, const std::a
   } else {
     const ModelMetadata meta = Model::read_metadata(dir.best());
     Model::check_compatible(meta, *game, dir.best());
-    if (meta.network().SerializeAsString() != config.network().SerializeAsString()) {
+    // Heads the config leaves unset were chosen when the model was made (Model::create).
+    NetworkConfig wanted = config.network();
+    if (!wanted.has_policy_head()) wanted.set_policy_head(meta.network().policy_head());
+    if (!wanted.has_points_head()) wanted.set_points_head(meta.network().points_head());
+    NetworkConfig have = meta.network();
+    if (!have.has_policy_head()) have.set_policy_head("dense");
+    if (!have.has_points_head()) have.set_points_head(false);
+    if (!wanted.has_policy_head() || wanted.policy_head().empty()) wanted.set_policy_head("dense");
+    if (have.SerializeAsString() != wanted.SerializeAsString()) {
       spdlog::warn(
           "the run's best model has another architecture than the config's network; "
           "the trainer continues with the model's");

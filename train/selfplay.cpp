@@ -142,6 +142,7 @@ struct SelfPlay::Impl {
         if (o.over || too_long) {
           s.rec.set_winner(o.over ? o.winner : -1);
           s.rec.set_reason(o.over ? o.reason : "max_moves");
+          for (int pts : s.state->points()) s.rec.add_final_points(pts);
           s.rec.set_finished_unix_ms(unix_ms_now());
           finish_game(std::move(s.rec));
           start(s);
@@ -187,6 +188,7 @@ struct SelfPlay::Impl {
       o.max_batch = cfg.inference().max_batch();
       o.max_wait_us = cfg.inference().max_wait_us();
       o.threads = cfg.inference().threads();
+      o.precision = parse_precision(cfg.inference().precision());
       service = std::make_unique<InferenceService>(model, o);
     } else {
       service->set_model(model);

@@ -38,6 +38,7 @@ struct Trainer::Impl {
 
   struct Losses {
     torch::Tensor loss, policy, value;
+    torch::Tensor points;  // undefined without a points head
   };
   // The loss of shard `shard` (of `shards`) of step `step`'s batch.
   Losses shard_losses(int64_t step, int shard, int shards);
@@ -94,6 +95,7 @@ struct Trainer::Impl {
     } catch (const std::exception& e) {
       throw damaged(std::string("network weights: ") + e.what());
     }
+    check_policy_map(*model->impl().net, state.model(), path);
     model->impl().device = parse_device(device);
     model->impl().net->to(model->impl().device);
     make_optimizer();
@@ -343,11 +345,13 @@ Trainer::Impl::Losses Trainer::Impl::shard_losses(int64_t step, int shard, int s
   auto mask = torch::zeros({batch, actions}, torch::kFloat32);
   auto wdl = torch::zeros({batch, 3}, torch::kFloat32);
   auto has_policy = torch::zeros({batch}, torch::kFloat32);
+  auto points = torch::zeros({batch}, torch::kFloat32);
   float* in = input.data_ptr<float>();
   float* tg = target.data_ptr<float>();
   float* mk = mask.data_ptr<float>();
   float* wd = wdl.data_ptr<float>();
   float* hp = has_policy.data_ptr<float>();
+  float* pt = points.data_ptr<float>();
   std::vector<float> scratch(size);
   std::uniform_int_distribution<size_t> pick(0,
                                              (m.window.size() - shard + shards - 1) / shards - 1);
@@ -373,6 +377,7 @@ Trainer::Impl::Losses Trainer::Impl::shard_losses(int64_t step, int shard, int s
       m.game->apply_symmetry(sym, scratch.data(), msk);
     }
     for (int k = 0; k < 3; ++k) wd[b * 3 + k] = s.wdl[k];
+    pt[b] = s.points;
   }
   const auto dev = m.model->impl().device;
   auto& net = m.model->impl().net;
@@ -381,14 +386,20 @@ Trainer::Impl::Losses Trainer::Impl::shard_losses(int64_t step, int shard, int s
                .view({batch, m.model->metadata().input_channels(),
                       m.model->metadata().input_height(), m.model->metadata().input_width()})
                .to(dev);
-  auto [logits, value] = net->forward(x);
-  auto masked = logits.masked_fill(mask.to(dev) == 0, -1e9f);
+  NetOutput out = net->forward_all(x);
+  auto masked = out.policy.masked_fill(mask.to(dev) == 0, -1e9f);
   auto hp_dev = has_policy.to(dev);
   auto per_sample = -(target.to(dev) * torch::log_softmax(masked, 1)).sum(1) * hp_dev;
   auto policy_loss = per_sample.sum() / hp_dev.sum().clamp_min(1.0f);
-  auto value_loss = -(wdl.to(dev) * torch::log_softmax(value, 1)).sum(1).mean();
+  auto value_loss = -(wdl.to(dev) * torch::log_softmax(out.value, 1)).sum(1).mean();
   auto loss = policy_loss + t.value_loss_weight() * value_loss;
-  return {loss, policy_loss, value_loss};
+  // The points head (if any): Huber loss in points, robust to a game's points scale.
+  torch::Tensor points_loss;
+  if (out.points.defined()) {
+    points_loss = torch::nn::functional::huber_loss(out.points, points.to(dev));
+    loss = loss + t.points_loss_weight() * points_loss;
+  }
+  return {loss, policy_loss, value_loss, points_loss};
 }
 
 TrainStepResult Trainer::train_step() {
@@ -402,13 +413,18 @@ TrainStepResult Trainer::train_step() {
   m.opt->zero_grad();
   // The gradient of the mean of the shards' losses: this process's micro-batches accumulated,
   // then averaged over the ranks.
-  double policy_loss = 0, value_loss = 0;
+  double policy_loss = 0, value_loss = 0, points_loss = 0;
+  bool has_points = false;
   for (int k = 0; k < m.micro_batches; ++k) {
     Impl::Losses l = m.shard_losses(step, m.first_shard() + k, m.shards());
     if (m.micro_batches > 1) l.loss = l.loss / double(m.micro_batches);
     l.loss.backward();
     policy_loss += l.policy.item<double>() / m.micro_batches;
     value_loss += l.value.item<double>() / m.micro_batches;
+    if (l.points.defined()) {
+      has_points = true;
+      points_loss += l.points.item<double>() / m.micro_batches;
+    }
   }
   if (m.group) {
     // One all-reduce of the gradients, the batch-norm statistics (each rank's come from its own
@@ -422,7 +438,7 @@ TrainStepResult Trainer::train_step() {
     for (auto& b : net->buffers()) {
       if (b.is_floating_point()) targets.push_back(b);
     }
-    auto losses = torch::tensor({policy_loss, value_loss}, torch::kFloat64);
+    auto losses = torch::tensor({policy_loss, value_loss, points_loss}, torch::kFloat64);
     targets.push_back(losses);
     std::vector<torch::Tensor> flat_parts;
     for (auto& x : targets) flat_parts.push_back(x.reshape(-1).to(torch::kCPU, torch::kFloat32));
@@ -435,6 +451,7 @@ TrainStepResult Trainer::train_step() {
     }
     policy_loss = losses[0].item<double>();
     value_loss = losses[1].item<double>();
+    points_loss = losses[2].item<double>();
   }
   m.opt->step();
   m.state.set_step(step + 1);
@@ -442,6 +459,7 @@ TrainStepResult Trainer::train_step() {
   r.step = step + 1;
   r.policy_loss = policy_loss;
   r.value_loss = value_loss;
+  if (has_points) r.points_loss = points_loss;
   r.lr = lr;
   r.batch = m.cfg.trainer().batch_size() * m.shards();
   return r;

@@ -41,13 +41,33 @@ void policy_target(const Game& game, const State& state, const MoveRecord& m, in
   s.policy.assign(m.policy().begin(), m.policy().end());
 }
 
+// The record's final points, or those of the position after its last move (`last` is the
+// position before it, null for a record without moves).
+std::array<int, 2> record_final_points(const Game& game, const GameRecord& record,
+                                       const State* last) {
+  if (record.final_points_size() == 2) return {record.final_points(0), record.final_points(1)};
+  if (record.final_points_size() != 0) {
+    throw RecordError("record: " + std::to_string(record.final_points_size()) +
+                      " final points (expected 2)");
+  }
+  if (!last) {
+    auto start = record.start().empty() ? game.initial_state() : game.parse_state(record.start());
+    return start->points();
+  }
+  auto end = last->clone();
+  end->apply(record.moves(record.moves_size() - 1).action());
+  return end->points();
+}
+
 }  // namespace
 
 int Window::add_game(const Game& game, const GameRecord& record) {
   // Everything is checked before the window changes: a bad record adds nothing.
   std::vector<Sample> added;
   std::vector<Action> legal;
+  std::unique_ptr<State> last;  // the position before the last move
   replay_record(game, record, [&](const State& state, int i) {
+    if (i + 1 == record.moves_size()) last = state.clone();
     Sample s;
     s.state = state.clone();
     policy_target(game, state, record.moves(i), i, legal, s);
@@ -60,6 +80,11 @@ int Window::add_game(const Game& game, const GameRecord& record) {
     }
     added.push_back(std::move(s));
   });
+  const std::array<int, 2> final_points = record_final_points(game, record, last.get());
+  for (Sample& s : added) {
+    const int us = s.state->to_move();
+    s.points = static_cast<float>(final_points[us] - final_points[us ^ 1]);
+  }
   for (Sample& s : added) samples_.push_back(std::move(s));
   while (samples_.size() > capacity_) samples_.pop_front();
   return static_cast<int>(added.size());

@@ -20,6 +20,8 @@ struct Sample {
   std::vector<float> policy;
   // Outcome for the player to move: win, draw, loss.
   std::array<float, 3> wdl{0, 1, 0};
+  // Final points difference for the player to move (their points minus the opponent's).
+  float points = 0;
 };
 
 class Window {
@@ -27,7 +29,9 @@ class Window {
   explicit Window(size_t capacity) : capacity_(capacity) {}
   // Adds every position of a finished game; the oldest fall out beyond the capacity. Returns the
   // number of positions added. Throws RecordError, leaving the window unchanged, for a record
-  // that does not replay or whose policy targets name illegal or out-of-range actions.
+  // that does not replay or whose policy targets name illegal or out-of-range actions. The
+  // points target is the record's final_points, or where it has none (older records) the
+  // points of the replayed final position.
   int add_game(const Game& game, const GameRecord& record);
   size_t size() const { return samples_.size(); }
   size_t capacity() const { return capacity_; }

@@ -33,6 +33,9 @@ struct NnOptions {
   std::vector<int> batches{1, 8, 16, 32, 64, 128, 256};
   double seconds = 2;
   int threads = 0;
+  std::string precision;    // "" = the config's
+  std::string policy_head;  // "" = the config's (fresh networks only)
+  bool points_head = false;
 };
 
 std::unique_ptr<Model> bench_model(const RunConfig& cfg, const GamePtr& game,
@@ -73,26 +76,35 @@ std::string loaded_blas() {
 }
 
 void bench_nn(const NnOptions& o) {
-  const RunConfig cfg = load_run_config(o.config);
+  RunConfig cfg = load_run_config(o.config);
+  if (!o.policy_head.empty()) cfg.mutable_network()->set_policy_head(o.policy_head);
+  if (o.points_head) cfg.mutable_network()->set_points_head(true);
   GamePtr game = load_game(cfg.rules());
   auto model = bench_model(cfg, game, o.model);
+  model->set_precision(
+      parse_precision(o.precision.empty() ? cfg.inference().precision() : o.precision));
   const int threads = o.threads > 0 ? o.threads : cfg.inference().threads();
   set_torch_threads(threads);
   const auto positions = random_encoded_positions(*game, 512, 7);
+  const NetworkConfig& net = model->metadata().network();
   std::printf(
-      "network: %d blocks x %d channels, %lld parameters, %s, torch threads %d, device %s\n",
-      model->metadata().network().blocks(), model->metadata().network().channels(),
-      static_cast<long long>(model->parameter_count()), game->ruleset_name().c_str(), threads,
-      model->device().c_str());
+      "network: %d blocks x %d channels, %s policy head%s, %lld parameters, %s, torch threads "
+      "%d, device %s\n",
+      net.blocks(), net.channels(), net.policy_head().empty() ? "dense" : net.policy_head().c_str(),
+      net.points_head() ? ", points head" : "", static_cast<long long>(model->parameter_count()),
+      game->ruleset_name().c_str(), threads, model->device().c_str());
   const double flops = static_cast<double>(model->flops_per_position());
-  std::printf("cpu: %s; precision float32; %.1f MFLOP per position\n", cpu_model().c_str(),
-              flops / 1e6);
-  std::printf("%8s %12s %12s %10s\n", "batch", "evals/s", "ms/batch", "GFLOP/s");
+  std::printf("cpu: %s (bf16 instructions: %s); precision %s; %.1f MFLOP per position\n",
+              cpu_model().c_str(), cpu_has_bf16() ? "yes" : "no",
+              precision_name(model->precision()), flops / 1e6);
+  // GFLOP/cpu-s: per second of this process's CPU time, the figure to compare on a loaded machine.
+  std::printf("%8s %12s %12s %10s %12s\n", "batch", "evals/s", "ms/batch", "GFLOP/s",
+              "GFLOP/cpu-s");
   for (size_t i = 0; i < o.batches.size(); ++i) {
     const int b = o.batches[i];
     const RawThroughput r = measure_raw_throughput(*model, positions, b, o.seconds);
-    std::printf("%8d %12.0f %12.2f %10.1f\n", b, r.evals_per_s, r.ms_per_batch,
-                r.evals_per_s * flops / 1e9);
+    std::printf("%8d %12.0f %12.2f %10.1f %12.1f\n", b, r.evals_per_s, r.ms_per_batch,
+                r.evals_per_s * flops / 1e9, r.evals_per_cpu_s * flops / 1e9);
     std::fflush(stdout);
     // The BLAS is loaded lazily by the first product: say which one after the first batch.
     if (i == 0) std::printf("blas: %s\n", loaded_blas().c_str());
@@ -173,6 +185,13 @@ RegisterCommand reg{
       nn->add_option("--batch", no->batches, "Batch sizes")->delimiter(',')->capture_default_str();
       nn->add_option("--seconds", no->seconds, "Seconds per batch size")->capture_default_str();
       nn->add_option("--threads", no->threads, "Torch intra-op threads (default: the config's)");
+      nn->add_option("--precision", no->precision,
+                     "auto, float32 or bfloat16 (default: the config's inference.precision)")
+          ->check(CLI::IsMember({"auto", "float32", "bfloat16"}));
+      nn->add_option("--policy-head", no->policy_head,
+                     "dense or conv, for a fresh network (default: the config's)")
+          ->check(CLI::IsMember({"dense", "conv"}));
+      nn->add_flag("--points-head", no->points_head, "Give a fresh network a points head");
       nn->callback([no] { bench_nn(*no); });
 
       auto* se = app.add_subcommand("search", "Self-play speed and batching (nothing written)");

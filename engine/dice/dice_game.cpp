@@ -165,6 +165,18 @@ bool DiceState::equals(const State& other) const {
   return o && o->game_->fingerprint() == game_->fingerprint() && o->pos_ == pos_;
 }
 
+// A move on its from-square, in the plane of its target square.
+PolicyPlanes DiceGame::policy_planes() const {
+  const int n = rules_.num_squares;
+  PolicyPlanes p;
+  p.planes = n;
+  p.map.resize(dice::num_actions(rules_));
+  for (int a = 0; a < dice::num_actions(rules_); ++a) {
+    p.map[a] = dice::action_to(rules_, a) * n + dice::action_from(rules_, a);
+  }
+  return p;
+}
+
 GamePtr make_game(const RulesetSource& source) {
   return make_game_from<DiceGame, DiceRuleset>(source);
 }

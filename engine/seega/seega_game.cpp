@@ -186,6 +186,20 @@ bool SeegaState::equals(const State& other) const {
   return o && o->game_->fingerprint() == game_->fingerprint() && o->pos_ == pos_;
 }
 
+// A placement on its square (plane 0); a step on its from-square, plane 1 + direction.
+PolicyPlanes SeegaGame::policy_planes() const {
+  const int n = rules_.num_squares;
+  PolicyPlanes p;
+  p.planes = 9;
+  p.map.resize(seega::num_actions(rules_));
+  for (int a = 0; a < seega::num_actions(rules_); ++a) {
+    p.map[a] = seega::is_placement(rules_, a)
+                   ? a
+                   : (1 + seega::action_dir(rules_, a)) * n + seega::action_from(rules_, a);
+  }
+  return p;
+}
+
 GamePtr make_game(const RulesetSource& source) {
   return make_game_from<SeegaGame, SeegaRuleset>(source);
 }

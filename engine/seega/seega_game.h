@@ -28,6 +28,7 @@ class SeegaGame : public Game {
   std::string action_text(const State& state, Action action, bool short_form) const override;
   Action parse_action(const State& state, std::string_view text) const override;
 
+  PolicyPlanes policy_planes() const override;
   InputShape input_shape() const override { return {kPlanes, rules_.size, rules_.size}; }
   int encoding_version() const override { return 1; }
   int num_symmetries() const override { return 8; }

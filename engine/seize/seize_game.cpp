@@ -239,6 +239,15 @@ bool SeizeState::equals(const State& other) const {
   return o && o->game_->fingerprint() == game_->fingerprint() && o->pos_ == pos_;
 }
 
+// Policy index = plane (direction x distance) * 64 + from-square, in encode()'s square order.
+PolicyPlanes SeizeGame::policy_planes() const {
+  PolicyPlanes p;
+  p.planes = kNumActions / 64;
+  p.map.resize(kNumActions);
+  for (int i = 0; i < kNumActions; ++i) p.map[i] = i;
+  return p;
+}
+
 GamePtr make_game(const RulesetSource& source) {
   return make_game_from<SeizeGame, SeizeRuleset>(source);
 }

@@ -31,6 +31,7 @@ class SeizeGame : public Game {
   std::string action_text(const State& state, Action action, bool short_form) const override;
   Action parse_action(const State& state, std::string_view text) const override;
 
+  PolicyPlanes policy_planes() const override;
   InputShape input_shape() const override { return {kPlanes, 8, 8}; }
   int encoding_version() const override { return 1; }
   uint64_t perft(const State& state, int depth) const override;
