@@ -43,6 +43,22 @@ void policy_target(const Game& game, const State& state, const MoveRecord& m, in
 
 }  // namespace
 
+std::array<float, 3> value_target(const GameRecord& record, int to_move, float root_value,
+                                  double root_value_weight) {
+  std::array<float, 3> result{0, 1, 0};
+  if (record.winner() >= 0) {
+    result = record.winner() == to_move ? std::array<float, 3>{1, 0, 0}
+                                        : std::array<float, 3>{0, 0, 1};
+  }
+  if (root_value_weight <= 0) return result;
+  const float q = std::isfinite(root_value) ? std::clamp(root_value, 0.0f, 1.0f) : 0.5f;
+  const std::array<float, 3> searched{q, 0, 1 - q};
+  const float w = static_cast<float>(root_value_weight);
+  std::array<float, 3> out;
+  for (int k = 0; k < 3; ++k) out[k] = (1 - w) * result[k] + w * searched[k];
+  return out;
+}
+
 int Window::add_game(const Game& game, const GameRecord& record) {
   // Everything is checked before the window changes: a bad record adds nothing.
   std::vector<Sample> added;
@@ -51,13 +67,8 @@ int Window::add_game(const Game& game, const GameRecord& record) {
     Sample s;
     s.state = state.clone();
     policy_target(game, state, record.moves(i), i, legal, s);
-    if (record.winner() < 0) {
-      s.wdl = {0, 1, 0};
-    } else if (record.winner() == state.to_move()) {
-      s.wdl = {1, 0, 0};
-    } else {
-      s.wdl = {0, 0, 1};
-    }
+    s.wdl = value_target(record, state.to_move(), record.moves(i).root_value(),
+                         root_value_weight_);
     added.push_back(std::move(s));
   });
   for (Sample& s : added) samples_.push_back(std::move(s));
