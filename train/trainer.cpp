@@ -29,7 +29,10 @@ struct Trainer::Impl {
   Window window;
 
   Impl(GamePtr g, const RunConfig& c, const RunDir& d)
-      : game(std::move(g)), cfg(c), dir(d), window(c.trainer().window_positions(), c.trainer().root_value_weight()) {}
+      : game(std::move(g)),
+        cfg(c),
+        dir(d),
+        window(c.trainer().window_positions(), c.trainer().root_value_weight()) {}
 
   void make_optimizer() {
     const auto& o = cfg.trainer().optimizer();

@@ -61,8 +61,7 @@ LabelledGame play_labelled_game(const Game& game, const WarmStartConfig& c, uint
       m.add_policy_actions(a);
       m.add_policy(a == info.best ? (legal.size() > 1 ? 1 - c.policy_smoothing() : 1.0f) : rest);
     }
-    m.set_root_value(
-        static_cast<float>(warm_start_win_probability(info.score, c.value_scale())));
+    m.set_root_value(static_cast<float>(warm_start_win_probability(info.score, c.value_scale())));
     m.set_full_search(true);
     const size_t ply = static_cast<size_t>(plies);
     Action played = info.best;
@@ -309,8 +308,7 @@ int write_warm_start_records(const std::string& dir, const Game& game,
   int chunks = 0;
   for (size_t from = 0; from < records.size(); from += kGamesPerChunk) {
     const auto to = records.begin() + std::min(records.size(), from + kGamesPerChunk);
-    write_record_chunk(dir, game, std::vector<GameRecord>(records.begin() + from, to),
-                       "warmstart");
+    write_record_chunk(dir, game, std::vector<GameRecord>(records.begin() + from, to), "warmstart");
     ++chunks;
   }
   return chunks;

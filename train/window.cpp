@@ -47,8 +47,8 @@ std::array<float, 3> value_target(const GameRecord& record, int to_move, float r
                                   double root_value_weight) {
   std::array<float, 3> result{0, 1, 0};
   if (record.winner() >= 0) {
-    result = record.winner() == to_move ? std::array<float, 3>{1, 0, 0}
-                                        : std::array<float, 3>{0, 0, 1};
+    result =
+        record.winner() == to_move ? std::array<float, 3>{1, 0, 0} : std::array<float, 3>{0, 0, 1};
   }
   if (root_value_weight <= 0) return result;
   const float q = std::isfinite(root_value) ? std::clamp(root_value, 0.0f, 1.0f) : 0.5f;
@@ -67,8 +67,7 @@ int Window::add_game(const Game& game, const GameRecord& record) {
     Sample s;
     s.state = state.clone();
     policy_target(game, state, record.moves(i), i, legal, s);
-    s.wdl = value_target(record, state.to_move(), record.moves(i).root_value(),
-                         root_value_weight_);
+    s.wdl = value_target(record, state.to_move(), record.moves(i).root_value(), root_value_weight_);
     added.push_back(std::move(s));
   });
   for (Sample& s : added) samples_.push_back(std::move(s));

@@ -143,7 +143,7 @@ TEST(WarmStart, RecordsRoundTripAndExtendTheSet) {
   EXPECT_NEAR(a.samples[0].wdl[0], expected_win, 1e-5) << "result " << result;
 
   // Saved as chunks and read back: the same positions and targets, and none generated.
-  const std::string dir = (scratch / "labels").string();
+  const std::string dir = scratch / "labels";
   EXPECT_EQ(write_warm_start_records(dir, *game, a.records), 1);
   c.set_records(dir);
   const WarmStartData b = warm_start_data(*game, c, 7);
