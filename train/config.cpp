@@ -173,6 +173,7 @@ RunConfig complete_run_config(RunConfig r, const std::string& origin) {
   if (!tr.has_threads()) tr.set_threads(1);
   if (!tr.has_points_loss_weight()) tr.set_points_loss_weight(0.1f);
   c.range("trainer.points_loss_weight", tr.points_loss_weight(), 0, 100);
+  if (!tr.has_root_value_weight()) tr.set_root_value_weight(0);
   c.range("trainer.batch_size", tr.batch_size(), 1, 65536);
   c.range("trainer.window_positions", tr.window_positions(), tr.batch_size(), 1e8);
   c.range("trainer.min_positions", tr.min_positions(), 1, tr.window_positions());
@@ -181,6 +182,7 @@ RunConfig complete_run_config(RunConfig r, const std::string& origin) {
   c.range("trainer.checkpoint_every", tr.checkpoint_every(), 1, 1e9);
   c.range("trainer.total_steps", tr.total_steps(), 0, 1e12);
   c.range("trainer.threads", tr.threads(), 1, 256);
+  c.range("trainer.root_value_weight", tr.root_value_weight(), 0, 1);
   if (opt.schedule() == "cosine" && tr.total_steps() == 0) {
     c.fail("trainer.optimizer.schedule", "\"cosine\"", "needs trainer.total_steps");
   }

@@ -29,8 +29,14 @@ GamePtr prepare_run_dir(const RunDir& dir, const RunConfig& config, const std::a
     spdlog::info("removed {} temporary files of killed writers in {}", n, dir.root);
   }
   if (!fs::exists(dir.best())) {
-    auto model = make_initial_model(*game, config, stop);  // random, or warm-started
+    std::vector<GameRecord> warm_games;  // random, or warm-started
+    auto model = make_initial_model(*game, config, stop, &warm_games);
     model->save(dir.model(0));
+    if (config.warm_start().keep_in_window() && !warm_games.empty()) {
+      const int chunks = write_warm_start_records(dir.records(), *game, warm_games);
+      spdlog::info("warm start: {} labelled games kept in the window ({} chunks in {})",
+                   warm_games.size(), chunks, dir.records());
+    }
     atomic_copy_file(dir.model(0), dir.best());
     atomic_copy_file(Model::metadata_path(dir.model(0)), Model::metadata_path(dir.best()));
     spdlog::info("new run in {}: {} ({} parameters), game {} rules {} ({})", dir.root,

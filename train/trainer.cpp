@@ -44,7 +44,10 @@ struct Trainer::Impl {
   Losses shard_losses(int64_t step, int shard, int shards);
 
   Impl(GamePtr g, const RunConfig& c, const RunDir& d)
-      : game(std::move(g)), cfg(c), dir(d), window(c.trainer().window_positions()) {}
+      : game(std::move(g)),
+        cfg(c),
+        dir(d),
+        window(c.trainer().window_positions(), c.trainer().root_value_weight()) {}
 
   void make_optimizer() {
     const auto& o = cfg.trainer().optimizer();

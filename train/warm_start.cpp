@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <mutex>
 #include <random>
 #include <stdexcept>
@@ -14,6 +15,7 @@
 #include "play/match.h"
 #include "play/players.h"
 #include "train/config.h"
+#include "train/records.h"
 
 namespace pincer {
 namespace {
@@ -22,58 +24,60 @@ double now_s() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-// One game's labelled positions.
-struct GameSamples {
-  std::vector<Sample> samples;
+// One game played and labelled by the alpha-beta search, as a record: every move (the random
+// opening plies included) carries the search's best move as its policy target (smoothed over the
+// other legal moves) and its score as a win probability in root_value.
+struct LabelledGame {
+  GameRecord record;
   int64_t depth_sum = 0;
 };
 
-GameSamples play_labelled_game(const Game& game, const WarmStartConfig& c, uint64_t seed) {
-  GameSamples out;
+LabelledGame play_labelled_game(const Game& game, const WarmStartConfig& c, uint64_t seed) {
+  LabelledGame out;
+  GameRecord& rec = out.record;
   Rng rng(seed);
   AlphaBetaOptions ao;
   ao.max_depth = c.search_depth();
   ao.hash_mb = 4;
   AlphaBeta search(game, ao);
-  auto state = game.initial_state();
-  for (Action a : random_opening(game, c.opening_plies(), seed)) state->apply(a);
+  auto state = game.start_state(seed);
+  if (game.random_start()) rec.set_start(state->to_text());
+  rec.set_game(game.game_name());
+  rec.set_ruleset_name(game.ruleset_name());
+  rec.set_fingerprint(game.fingerprint());
+  rec.set_model_id("alphabeta:depth=" + std::to_string(c.search_depth()));
+  rec.set_seed(seed);
+  const std::vector<Action> opening = random_opening(game, c.opening_plies(), seed, state.get());
   std::vector<Action> legal;
-  std::vector<float> win_prob;  // per sample, for the player to move
-  std::vector<int> mover;
   int plies = 0;
   while (!state->outcome().over && plies < c.max_plies()) {
     state->legal_actions(legal);
     const SearchInfo info = search.search(*state);
     out.depth_sum += info.depth;
-    Sample s;
-    s.state = state->clone();
+    MoveRecord& m = *rec.add_moves();
     const float rest =
         legal.size() > 1 ? c.policy_smoothing() / static_cast<float>(legal.size() - 1) : 0.0f;
-    s.policy_index.reserve(legal.size());
     for (Action a : legal) {
-      s.policy_index.push_back(state->policy_index(a));
-      s.policy.push_back(a == info.best ? (legal.size() > 1 ? 1 - c.policy_smoothing() : 1.0f)
-                                        : rest);
+      m.add_policy_actions(a);
+      m.add_policy(a == info.best ? (legal.size() > 1 ? 1 - c.policy_smoothing() : 1.0f) : rest);
     }
-    win_prob.push_back(static_cast<float>(warm_start_win_probability(info.score, c.value_scale())));
-    mover.push_back(state->to_move());
-    out.samples.push_back(std::move(s));
-    const bool explore = legal.size() > 1 && rng.uniform() < c.random_move_probability();
-    state->apply(explore ? legal[rng.below(static_cast<uint32_t>(legal.size()))] : info.best);
+    m.set_root_value(static_cast<float>(warm_start_win_probability(info.score, c.value_scale())));
+    m.set_full_search(true);
+    const size_t ply = static_cast<size_t>(plies);
+    Action played = info.best;
+    if (ply < opening.size()) {
+      played = opening[ply];
+    } else if (legal.size() > 1 && rng.uniform() < c.random_move_probability()) {
+      played = legal[rng.below(static_cast<uint32_t>(legal.size()))];
+    }
+    m.set_action(played);
+    state->apply(played);
     ++plies;
   }
   const Outcome o = state->outcome();
-  const float w = c.result_weight();
-  for (size_t i = 0; i < out.samples.size(); ++i) {
-    // The result for the player to move there: a game cut at max_plies counts as a draw.
-    std::array<float, 3> result{0, 1, 0};
-    if (o.over && o.winner >= 0) {
-      result = o.winner == mover[i] ? std::array<float, 3>{1, 0, 0} : std::array<float, 3>{0, 0, 1};
-    }
-    const float p = win_prob[i];
-    const std::array<float, 3> search_wdl{p, 0, 1 - p};
-    for (int k = 0; k < 3; ++k) out.samples[i].wdl[k] = w * result[k] + (1 - w) * search_wdl[k];
-  }
+  // A game cut at max_plies counts as a draw.
+  rec.set_winner(o.over ? o.winner : -1);
+  rec.set_reason(o.over ? o.reason : "max_plies");
   return out;
 }
 
@@ -128,10 +132,27 @@ double warm_start_win_probability(int score, double scale) {
   return 1.0 / (1.0 + std::exp(-score / scale));
 }
 
+void add_warm_start_samples(const Game& game, const GameRecord& record, double result_weight,
+                            std::vector<Sample>& out) {
+  std::vector<Sample> added;
+  replay_record(game, record, [&](const State& state, int i) {
+    const MoveRecord& m = record.moves(i);
+    Sample s;
+    s.state = state.clone();
+    for (int k = 0; k < m.policy_actions_size() && k < m.policy_size(); ++k) {
+      s.policy_index.push_back(state.policy_index(m.policy_actions(k)));
+      s.policy.push_back(m.policy(k));
+    }
+    s.wdl = value_target(record, state.to_move(), m.root_value(), 1 - result_weight);
+    added.push_back(std::move(s));
+  });
+  for (Sample& s : added) out.push_back(std::move(s));
+}
+
 WarmStartData generate_warm_start_data(const Game& game, const WarmStartConfig& c, uint64_t seed,
-                                       const std::atomic<bool>* stop) {
+                                       const std::atomic<bool>* stop, int first_game) {
   const double t0 = now_s();
-  std::vector<GameSamples> per_game(c.games());
+  std::vector<LabelledGame> per_game(c.games());
   std::vector<char> done(c.games(), 0);
   std::atomic<int> next{0};
   std::atomic<int> finished{0};
@@ -143,7 +164,7 @@ WarmStartData generate_warm_start_data(const Game& game, const WarmStartConfig& 
       const int g = next.fetch_add(1);
       if (g >= c.games()) return;
       try {
-        per_game[g] = play_labelled_game(game, c, mix_seed(seed, g));
+        per_game[g] = play_labelled_game(game, c, mix_seed(seed, first_game + g));
         done[g] = 1;
       } catch (...) {
         std::lock_guard<std::mutex> lock(error_mutex);
@@ -163,9 +184,10 @@ WarmStartData generate_warm_start_data(const Game& game, const WarmStartConfig& 
   for (int g = 0; g < c.games(); ++g) {
     if (!done[g]) continue;
     ++data.games;
-    data.plies += static_cast<int64_t>(per_game[g].samples.size());
+    data.plies += per_game[g].record.moves_size();
     depth_sum += per_game[g].depth_sum;
-    for (Sample& s : per_game[g].samples) data.samples.push_back(std::move(s));
+    add_warm_start_samples(game, per_game[g].record, c.result_weight(), data.samples);
+    data.records.push_back(std::move(per_game[g].record));
   }
   data.mean_depth = data.plies ? double(depth_sum) / double(data.plies) : 0;
   data.seconds = now_s() - t0;
@@ -245,8 +267,56 @@ PretrainStats pretrain_model(Model& model, const Game& game, const WarmStartData
   return st;
 }
 
+WarmStartData warm_start_data(const Game& game, const WarmStartConfig& c, uint64_t seed,
+                              const std::atomic<bool>* stop) {
+  std::vector<GameRecord> loaded;
+  if (!c.records().empty()) {
+    const auto names = list_record_chunks(c.records());
+    if (names.empty()) throw RecordError("warm start: no record chunks in " + c.records());
+    for (const std::string& name : names) {
+      RecordChunk chunk = read_record_chunk(c.records() + "/" + name, game);
+      for (GameRecord& r : *chunk.mutable_games()) loaded.push_back(std::move(r));
+    }
+    spdlog::info("warm start: {} labelled games read from {}", loaded.size(), c.records());
+  }
+  WarmStartData data;
+  const int missing = c.games() - static_cast<int>(loaded.size());
+  if (missing > 0) {
+    WarmStartConfig rest = c;
+    rest.set_games(missing);
+    data = generate_warm_start_data(game, rest, seed, stop, static_cast<int>(loaded.size()));
+  }
+  std::vector<Sample> samples;
+  for (const GameRecord& r : loaded) {
+    add_warm_start_samples(game, r, c.result_weight(), samples);
+    data.plies += r.moves_size();
+  }
+  for (Sample& s : data.samples) samples.push_back(std::move(s));
+  data.samples = std::move(samples);
+  data.games += static_cast<int>(loaded.size());
+  data.records.insert(data.records.begin(), std::make_move_iterator(loaded.begin()),
+                      std::make_move_iterator(loaded.end()));
+  return data;
+}
+
+int write_warm_start_records(const std::string& dir, const Game& game,
+                             const std::vector<GameRecord>& records) {
+  for (const std::string& name : list_record_chunks(dir)) {
+    if (name.find("-warmstart-") != std::string::npos) std::filesystem::remove(dir + "/" + name);
+  }
+  constexpr size_t kGamesPerChunk = 64;
+  int chunks = 0;
+  for (size_t from = 0; from < records.size(); from += kGamesPerChunk) {
+    const auto to = records.begin() + std::min(records.size(), from + kGamesPerChunk);
+    write_record_chunk(dir, game, std::vector<GameRecord>(records.begin() + from, to), "warmstart");
+    ++chunks;
+  }
+  return chunks;
+}
+
 std::unique_ptr<Model> make_initial_model(const Game& game, const RunConfig& config,
-                                          const std::atomic<bool>* stop) {
+                                          const std::atomic<bool>* stop,
+                                          std::vector<GameRecord>* records) {
   auto model = Model::create(game, config.network(), "cpu", config.seed());
   if (!config.warm_start().enabled()) return model;
   const WarmStartConfig c =
@@ -254,7 +324,7 @@ std::unique_ptr<Model> make_initial_model(const Game& game, const RunConfig& con
   set_torch_threads(config.trainer().threads());
   spdlog::info("warm start: {} alpha-beta games at depth {} on {} threads", c.games(),
                c.search_depth(), c.threads());
-  const WarmStartData data = generate_warm_start_data(game, c, config.seed(), stop);
+  WarmStartData data = warm_start_data(game, c, config.seed(), stop);
   auto stopped = [stop] {
     if (stop && stop->load()) throw std::runtime_error("stopped during the warm start");
   };
@@ -270,6 +340,7 @@ std::unique_ptr<Model> make_initial_model(const Game& game, const RunConfig& con
       100 * st.holdout_top1, st.holdout_value_loss);
   ModelMetadata& meta = model->metadata();
   meta.set_model_id(meta.model_id() + "-warm");
+  if (records) *records = std::move(data.records);
   return model;
 }
 

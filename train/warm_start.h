@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "engine/game.h"
@@ -23,7 +24,8 @@ namespace pincer {
 double warm_start_win_probability(int score, double scale);
 
 struct WarmStartData {
-  std::vector<Sample> samples;  // in game order, deterministic for a seed
+  std::vector<GameRecord> records;  // the labelled games (policy and root value per move)
+  std::vector<Sample> samples;      // their positions in game order, deterministic for a seed
   int games = 0;
   int64_t plies = 0;
   double seconds = 0;
@@ -31,9 +33,22 @@ struct WarmStartData {
 };
 
 // Plays config.games() games on config.threads() threads; reproducible from `seed` (the
-// searches have a fixed depth). Stops early, keeping finished games, when `stop` is set.
+// searches have a fixed depth; game g of the set plays from mix_seed(seed, first_game + g)).
+// Stops early, keeping finished games, when `stop` is set.
 WarmStartData generate_warm_start_data(const Game& game, const WarmStartConfig& config,
-                                       uint64_t seed, const std::atomic<bool>* stop = nullptr);
+                                       uint64_t seed, const std::atomic<bool>* stop = nullptr,
+                                       int first_game = 0);
+
+// The training positions of one labelled game: policy as recorded, value target
+// result_weight x result + (1 - result_weight) x root value. Throws RecordError if it does not
+// replay.
+void add_warm_start_samples(const Game& game, const GameRecord& record, double result_weight,
+                            std::vector<Sample>& out);
+
+// The warm start's games: those in the chunks of config.records() (when set; a bad chunk or game
+// throws RecordError), then config.games() minus those, generated.
+WarmStartData warm_start_data(const Game& game, const WarmStartConfig& config, uint64_t seed,
+                              const std::atomic<bool>* stop = nullptr);
 
 struct PretrainStats {
   int steps = 0;
@@ -51,9 +66,17 @@ PretrainStats pretrain_model(Model& model, const Game& game, const WarmStartData
                              const WarmStartConfig& config, uint64_t seed,
                              const std::atomic<bool>* stop = nullptr);
 
+// Writes labelled games into `dir` as record chunks of writer "warmstart" (64 games each),
+// after removing the chunks of that writer already there (a warm start that was cut short).
+// Returns the number of chunks written.
+int write_warm_start_records(const std::string& dir, const Game& game,
+                             const std::vector<GameRecord>& records);
+
 // The first network of a run: random, or warm-started when config.warm_start().enabled().
-// Throws std::runtime_error when `stop` is set during the warm start.
+// Throws std::runtime_error when `stop` is set during the warm start. With `records`, the warm
+// start's labelled games are moved there.
 std::unique_ptr<Model> make_initial_model(const Game& game, const RunConfig& config,
-                                          const std::atomic<bool>* stop = nullptr);
+                                          const std::atomic<bool>* stop = nullptr,
+                                          std::vector<GameRecord>* records = nullptr);
 
 }  // namespace pincer

@@ -61,6 +61,22 @@ std::array<int, 2> record_final_points(const Game& game, const GameRecord& recor
 
 }  // namespace
 
+std::array<float, 3> value_target(const GameRecord& record, int to_move, float root_value,
+                                  double root_value_weight) {
+  std::array<float, 3> result{0, 1, 0};
+  if (record.winner() >= 0) {
+    result =
+        record.winner() == to_move ? std::array<float, 3>{1, 0, 0} : std::array<float, 3>{0, 0, 1};
+  }
+  if (root_value_weight <= 0) return result;
+  const float q = std::isfinite(root_value) ? std::clamp(root_value, 0.0f, 1.0f) : 0.5f;
+  const std::array<float, 3> searched{q, 0, 1 - q};
+  const float w = static_cast<float>(root_value_weight);
+  std::array<float, 3> out;
+  for (int k = 0; k < 3; ++k) out[k] = (1 - w) * result[k] + w * searched[k];
+  return out;
+}
+
 int Window::add_game(const Game& game, const GameRecord& record) {
   // Everything is checked before the window changes: a bad record adds nothing.
   std::vector<Sample> added;
@@ -71,13 +87,7 @@ int Window::add_game(const Game& game, const GameRecord& record) {
     Sample s;
     s.state = state.clone();
     policy_target(game, state, record.moves(i), i, legal, s);
-    if (record.winner() < 0) {
-      s.wdl = {0, 1, 0};
-    } else if (record.winner() == state.to_move()) {
-      s.wdl = {1, 0, 0};
-    } else {
-      s.wdl = {0, 0, 1};
-    }
+    s.wdl = value_target(record, state.to_move(), record.moves(i).root_value(), root_value_weight_);
     added.push_back(std::move(s));
   });
   const std::array<int, 2> final_points = record_final_points(game, record, last.get());

@@ -24,9 +24,16 @@ struct Sample {
   float points = 0;
 };
 
+// The value target (win, draw, loss for `to_move`): the game's result, blended with the recorded
+// root value (the search's expected score for the player to move, in [0, 1]) by
+// `root_value_weight` in [0, 1]: (1 - w) x result + w x (q, 0, 1 - q).
+std::array<float, 3> value_target(const GameRecord& record, int to_move, float root_value,
+                                  double root_value_weight);
+
 class Window {
  public:
-  explicit Window(size_t capacity) : capacity_(capacity) {}
+  explicit Window(size_t capacity, double root_value_weight = 0)
+      : capacity_(capacity), root_value_weight_(root_value_weight) {}
   // Adds every position of a finished game; the oldest fall out beyond the capacity. Returns the
   // number of positions added. Throws RecordError, leaving the window unchanged, for a record
   // that does not replay or whose policy targets name illegal or out-of-range actions. The
@@ -39,6 +46,7 @@ class Window {
 
  private:
   size_t capacity_;
+  double root_value_weight_;
   std::deque<Sample> samples_;
 };
 

@@ -22,6 +22,8 @@ struct Options {
   int steps = 0;
   int depth = 0;
   int threads = 0;
+  std::string records;
+  std::string save_records;
 };
 
 void run(const Options& o) {
@@ -31,16 +33,23 @@ void run(const Options& o) {
   if (o.steps > 0) w.set_steps(o.steps);
   if (o.depth > 0) w.set_search_depth(o.depth);
   if (o.threads > 0) w.set_threads(o.threads);
+  if (!o.records.empty()) w.set_records(o.records);
   w = complete_warm_start_config(w, cfg.trainer().batch_size());
   const GamePtr game = load_game(cfg.rules());
   const auto& stop = install_stop_signal();
   set_torch_threads(cfg.trainer().threads());
   auto model = Model::create(*game, cfg.network(), "cpu", cfg.seed());
-  const WarmStartData data = generate_warm_start_data(*game, w, cfg.seed(), &stop);
+  const WarmStartData data = warm_start_data(*game, w, cfg.seed(), &stop);
   std::printf("games=%d positions=%zu seconds=%.0f mean_depth=%.2f\n", data.games,
               data.samples.size(), data.seconds, data.mean_depth);
   std::fflush(stdout);
   if (data.samples.empty()) throw std::runtime_error("no positions generated (stopped?)");
+  if (!o.save_records.empty()) {
+    const int chunks = write_warm_start_records(o.save_records, *game, data.records);
+    std::printf("saved %zu games in %d chunks to %s\n", data.records.size(), chunks,
+                o.save_records.c_str());
+    std::fflush(stdout);
+  }
   const PretrainStats st = pretrain_model(*model, *game, data, w, cfg.seed(), &stop);
   model->metadata().set_model_id(model->metadata().model_id() + "-warm");
   model->save(o.out);
@@ -67,6 +76,11 @@ RegisterCommand reg{
           ->check(CLI::Range(1, 32));
       app.add_option("--threads", o->threads, "Override warm_start.threads")
           ->check(CLI::Range(1, 256));
+      app.add_option("--records", o->records,
+                     "Read labelled games from the record chunks in this directory first "
+                     "(warm_start.records)");
+      app.add_option("--save-records", o->save_records,
+                     "Write the labelled games as record chunks into this directory");
       app.callback([o] { run(*o); });
     }};
 

@@ -8,7 +8,9 @@
 
 #include "tests/train/helpers.h"
 #include "train/config.h"
+#include "train/records.h"
 #include "train/run_dir.h"
+#include "train/window.h"
 
 namespace pincer::testing {
 namespace {
@@ -112,6 +114,105 @@ TEST(WarmStart, LabelsAreTheSearchsAndReproducible) {
   EXPECT_GT(checked, 5);
 }
 
+TEST(WarmStart, RecordsRoundTripAndExtendTheSet) {
+  ScratchDir scratch("warm-records");
+  tictactoe_rules(scratch.path());
+  GamePtr game = make_tictactoe();
+  WarmStartConfig c = small_config();
+  c.set_games(12);
+  c.set_result_weight(0.25f);
+  const WarmStartData a = warm_start_data(*game, c, 7);
+  ASSERT_EQ(a.records.size(), 12u);
+  ASSERT_EQ(a.games, 12);
+  // Every move of every record is a labelled position, in order.
+  size_t moves = 0;
+  for (const GameRecord& r : a.records) {
+    for (const MoveRecord& m : r.moves()) {
+      EXPECT_TRUE(m.full_search());
+      EXPECT_GE(m.root_value(), 0.0f);
+      EXPECT_LE(m.root_value(), 1.0f);
+    }
+    moves += r.moves_size();
+  }
+  ASSERT_EQ(moves, a.samples.size());
+  // The value target blends the result (weight 0.25) with the search's win probability.
+  const GameRecord& first = a.records[0];
+  const float q = first.moves(0).root_value();
+  const float result = first.winner() < 0 ? 0.5f : (first.winner() == 0 ? 1.0f : 0.0f);
+  const float expected_win = 0.25f * (first.winner() == 0 ? 1.0f : 0.0f) + 0.75f * q;
+  EXPECT_NEAR(a.samples[0].wdl[0], expected_win, 1e-5) << "result " << result;
+
+  // Saved as chunks and read back: the same positions and targets, and none generated.
+  const std::string dir = scratch / "labels";
+  EXPECT_EQ(write_warm_start_records(dir, *game, a.records), 1);
+  c.set_records(dir);
+  const WarmStartData b = warm_start_data(*game, c, 7);
+  ASSERT_EQ(b.samples.size(), a.samples.size());
+  EXPECT_EQ(b.seconds, 0);  // nothing was played
+  for (size_t i = 0; i < a.samples.size(); ++i) {
+    ASSERT_EQ(b.samples[i].state->to_text(), a.samples[i].state->to_text());
+    ASSERT_EQ(b.samples[i].policy, a.samples[i].policy);
+    ASSERT_EQ(b.samples[i].wdl, a.samples[i].wdl);
+  }
+  // Asking for more games than the directory holds plays only the missing ones, and they are
+  // the games a set of 15 would have had at those places.
+  c.set_games(15);
+  const WarmStartData more = warm_start_data(*game, c, 7);
+  ASSERT_EQ(more.records.size(), 15u);
+  c.clear_records();
+  const WarmStartData all = warm_start_data(*game, c, 7);
+  for (int g = 0; g < 15; ++g) {
+    EXPECT_EQ(more.records[g].SerializeAsString(), all.records[g].SerializeAsString()) << g;
+  }
+  // Writing again replaces the writer's chunks instead of adding to them.
+  EXPECT_EQ(write_warm_start_records(dir, *game, all.records), 1);
+  EXPECT_EQ(list_record_chunks(dir).size(), 1u);
+}
+
+TEST(WarmStart, WindowBlendsTheRootValueWhenAsked) {
+  ScratchDir scratch("warm-window");
+  tictactoe_rules(scratch.path());
+  GamePtr game = make_tictactoe();
+  WarmStartConfig c = small_config();
+  c.set_games(3);
+  const WarmStartData data = warm_start_data(*game, c, 3);
+  const GameRecord& r = data.records[0];
+  Window plain(1000), blended(1000, 0.5);
+  ASSERT_EQ(plain.add_game(*game, r), r.moves_size());
+  ASSERT_EQ(blended.add_game(*game, r), r.moves_size());
+  for (int i = 0; i < r.moves_size(); ++i) {
+    const auto result = plain[i].wdl;
+    EXPECT_TRUE(result[0] == 1 || result[1] == 1 || result[2] == 1);
+    const float q = r.moves(i).root_value();
+    EXPECT_NEAR(blended[i].wdl[0], 0.5f * result[0] + 0.5f * q, 1e-6);
+    EXPECT_NEAR(blended[i].wdl[1], 0.5f * result[1], 1e-6);
+    EXPECT_NEAR(blended[i].wdl[2], 0.5f * result[2] + 0.5f * (1 - q), 1e-6);
+  }
+}
+
+TEST(WarmStart, KeepInWindowWritesTheLabelledGamesIntoTheRun) {
+  ScratchDir scratch("warm-keep");
+  RunConfig cfg = tictactoe_config(tictactoe_rules(scratch.path()));
+  WarmStartConfig w = small_config();
+  w.set_games(10);
+  w.set_steps(5);
+  w.set_keep_in_window(true);
+  *cfg.mutable_warm_start() = w;
+  GamePtr game = make_tictactoe();
+  const RunDir dir(scratch / "run");
+  prepare_run_dir(dir, cfg);
+  const auto chunks = list_record_chunks(dir.records());
+  ASSERT_EQ(chunks.size(), 1u);
+  EXPECT_NE(chunks[0].find("-warmstart-"), std::string::npos);
+  const RecordChunk chunk = read_record_chunk(dir.records() + "/" + chunks[0], *game);
+  ASSERT_EQ(chunk.games_size(), 10);
+  // They are the warm start's games (the same seed gives the same set).
+  const WarmStartData again = warm_start_data(*game, cfg.warm_start(), cfg.seed());
+  for (int g = 0; g < 10; ++g) {
+    EXPECT_EQ(chunk.games(g).SerializeAsString(), again.records[g].SerializeAsString());
+  }
+}
+
 // In the Learning group: it trains a network, so scripts/test.sh gives it both cores.
 TEST(Learning, WarmStartNetPlaysWinsAndBlocks) {
   ScratchDir scratch("warm-learn");
@@ -123,6 +224,8 @@ TEST(Learning, WarmStartNetPlaysWinsAndBlocks) {
   prepare_run_dir(dir, cfg);
   auto net = Model::load(dir.best(), *game);
   EXPECT_NE(net->metadata().model_id().find("warm"), std::string::npos);
+  // keep_in_window is off: no labelled games among the records.
+  EXPECT_TRUE(list_record_chunks(dir.records()).empty());
   struct Case {
     const char* position;
     Action expected;
