@@ -10,6 +10,7 @@
 
 #include "engine/atomic_file.h"
 #include "engine/random.h"
+#include "nn/checked_archive.h"
 #include "nn/network.h"
 #include "train/records.h"
 #include "train/window.h"
@@ -53,9 +54,10 @@ struct Trainer::Impl {
     auto damaged = [&](const std::string& why) {
       return ModelError("trainer checkpoint " + path + " is damaged: " + why.substr(0, 300));
     };
-    torch::serialize::InputArchive archive, net_archive, opt_archive;
+    torch::serialize::InputArchive archive =
+        read_checked_archive(path, CheckedKind::trainer_checkpoint);
+    torch::serialize::InputArchive net_archive, opt_archive;
     try {
-      archive.load_from(path, torch::Device(torch::kCPU));
       torch::Tensor bytes;
       archive.read("trainer_state", bytes);
       if (bytes.scalar_type() != torch::kUInt8 || bytes.dim() != 1) throw damaged("trainer state");
@@ -271,9 +273,7 @@ void Trainer::save_checkpoint() {
   archive.write("net", net_archive);
   archive.write("optimizer", opt_archive);
   archive.write("trainer_state", bytes_to_tensor(m.state.SerializeAsString()));
-  std::ostringstream out;
-  archive.save_to(out);
-  atomic_write_file(m.dir.checkpoint(), out.str());
+  write_checked_archive(archive, CheckedKind::trainer_checkpoint, m.dir.checkpoint());
 }
 
 std::string Trainer::write_model() {
