@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 
@@ -29,7 +30,10 @@ torch::serialize::InputArchive read_checked_archive(const std::string& path, Che
   try {
     archive.load_from(file.payload.data(), file.payload.size(), torch::Device(torch::kCPU));
   } catch (const std::exception& e) {
-    throw ModelError("cannot read " + what + ": " + std::string(e.what()).substr(0, 200));
+    // torch's message without the backtrace it appends.
+    const std::string why = e.what();
+    throw ModelError("cannot read " + what + ": " +
+                     why.substr(0, std::min(why.find('\n'), size_t{200})));
   }
   return archive;
 }
