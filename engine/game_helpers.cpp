@@ -29,4 +29,24 @@ int parse_side_name(std::string_view text, std::string_view name0, std::string_v
   return -1;
 }
 
+std::string grid_diagram(int size, int width, int gap,
+                         const std::function<std::string(int file, int rank)>& cell) {
+  std::string files = "    ";
+  for (int f = 0; f < size; ++f) {
+    files += ' ';
+    files += static_cast<char>('a' + f);
+    if (f + 1 < size) files.append(width - 2, ' ');
+  }
+  files += '\n';
+  std::string out = files;
+  for (int rank = size - 1; rank >= 0; --rank) {
+    const std::string number = std::to_string(rank + 1);
+    out += "  " + number + " ";
+    for (int file = 0; file < size; ++file) out += cell(file, rank);
+    out.append(gap, ' ');
+    out += number + "\n";
+  }
+  return out + files;
+}
+
 }  // namespace pincer

@@ -3,6 +3,7 @@
 // directions, engine/random.h the Zobrist key stream.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -19,6 +20,13 @@ std::string grid_square_name(int file, int rank);
 bool parse_grid_square(std::string_view text, int& file, int& rank);
 // A player given by its name or the name's first letter: 0, 1, or -1 for neither.
 int parse_side_name(std::string_view text, std::string_view name0, std::string_view name1);
+
+// A square board of `size` files and ranks, drawn from the top rank down: the file letters above
+// and below, each rank's number on both sides, and `cell(file, rank)` for every square (each
+// `width` characters with its symbol at offset 1, so that it stands under its letter); `gap`
+// spaces before the right-hand rank number. Every line ends in a newline.
+std::string grid_diagram(int size, int width, int gap,
+                         const std::function<std::string(int file, int rank)>& cell);
 
 // A game from a ruleset file's text: parses the game's ruleset message over its base ruleset, if
 // it names one (parse_ruleset_file; unknown fields and syntax errors refused with line and

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "engine/atomic_file.h"
+#include "nn/checked_archive.h"
 #include "nn/network.h"
 
 namespace pincer {
@@ -176,15 +177,7 @@ void check_policy_map(ResidualNetImpl& net, const ModelMetadata& meta, const std
 namespace {
 
 torch::serialize::InputArchive open_archive(const std::string& path) {
-  if (!std::filesystem::exists(path)) throw ModelError("model file " + path + " does not exist");
-  torch::serialize::InputArchive archive;
-  try {
-    archive.load_from(path, torch::Device(torch::kCPU));
-  } catch (const std::exception& e) {
-    throw ModelError("cannot read model file " + path + ": " +
-                     std::string(e.what()).substr(0, 200));
-  }
-  return archive;
+  return read_checked_archive(path, CheckedKind::model);
 }
 
 }  // namespace
@@ -317,9 +310,7 @@ void Model::save(const std::string& path) const {
   torch::serialize::OutputArchive archive;
   impl_->net->save(archive);
   archive.write(kMetadataKey, bytes_to_tensor(meta_.SerializeAsString()));
-  std::ostringstream out;
-  archive.save_to(out);
-  atomic_write_file(path, out.str());
+  write_checked_archive(archive, CheckedKind::model, path);
   std::string text;
   google::protobuf::TextFormat::PrintToString(meta_, &text);
   atomic_write_file(metadata_path(path),

@@ -1,9 +1,10 @@
 // A network with its metadata: the residual tower of nn/network.h behind a torch-free interface,
 // so that search, self-play and the CLI can hold and run models without including torch.
 //
-// Model file layout (format_version 1): one torch archive holding the network's parameters and
-// buffers plus the key "pincer_metadata", a byte tensor with the serialized ModelMetadata. The
-// file is written atomically; a human-readable copy of the metadata is written beside it as
+// Model file layout (format_version 1): the checked header of engine/checked_file.h (kind, length,
+// XXH64), then one torch archive holding the network's parameters and buffers plus the key
+// "pincer_metadata", a byte tensor with the serialized ModelMetadata. The file is written
+// atomically; a human-readable copy of the metadata is written beside it as
 // <stem>.meta.textproto (informational only: loading never reads it).
 #pragma once
 

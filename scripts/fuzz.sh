@@ -8,17 +8,18 @@ cd "$root"
 CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPINCER_FUZZ=ON \
   -DPINCER_TESTS=OFF -DPINCER_WITH_TORCH=OFF > build-fuzz.log 2>&1 || { cat build-fuzz.log; exit 1; }
 # The parsers of positions, moves and SGN, and every file a process reads that needs no torch:
-# record chunks, run configs, gate logs, the `pincer moves` line protocol. (Model files and
-# trainer checkpoints are torch archives: tests/train/damaged_files_test.cpp mutates them.)
+# record chunks, run configs, gate logs, the `pincer moves` line protocol, and the checked header
+# of model files and trainer checkpoints (what decides whether torch sees a file's bytes; the
+# torch archives inside are mutated by tests/train/damaged_files_test.cpp).
 targets="fuzz_sfen fuzz_binary fuzz_move fuzz_sgn fuzz_state fuzz_setup fuzz_corners fuzz_query
-  fuzz_record_chunk fuzz_run_config fuzz_gate_log fuzz_moves_line"
+  fuzz_record_chunk fuzz_run_config fuzz_gate_log fuzz_moves_line fuzz_model_file"
 cmake --build build-fuzz -j2 --target $targets > build-fuzz.log 2>&1 || { tail -50 build-fuzz.log; exit 1; }
 rm -f build-fuzz.log
 failed=0
 for t in $targets; do
   work=$(mktemp -d)  # new inputs go here, never into the committed seed corpus
   case $t in
-    fuzz_record_chunk) max_len=65536 ;;
+    fuzz_record_chunk | fuzz_model_file) max_len=65536 ;;
     fuzz_run_config | fuzz_gate_log) max_len=4096 ;;
     *) max_len=512 ;;
   esac

@@ -11,6 +11,7 @@
 
 #include "engine/atomic_file.h"
 #include "engine/random.h"
+#include "nn/checked_archive.h"
 #include "nn/network.h"
 #include "train/distributed.h"
 #include "train/records.h"
@@ -72,14 +73,12 @@ struct Trainer::Impl {
     auto damaged = [&](const std::string& why) {
       return ModelError("trainer checkpoint " + path + " is damaged: " + why.substr(0, 300));
     };
-    torch::serialize::InputArchive archive, net_archive, opt_archive;
+    torch::serialize::InputArchive archive =
+        bytes ? read_checked_archive_bytes(*bytes, CheckedKind::trainer_checkpoint,
+                                           "trainer checkpoint " + path)
+              : read_checked_archive(path, CheckedKind::trainer_checkpoint);
+    torch::serialize::InputArchive net_archive, opt_archive;
     try {
-      if (bytes) {
-        std::istringstream in(*bytes);
-        archive.load_from(in, torch::Device(torch::kCPU));
-      } else {
-        archive.load_from(path, torch::Device(torch::kCPU));
-      }
       torch::Tensor bytes;
       archive.read("trainer_state", bytes);
       if (bytes.scalar_type() != torch::kUInt8 || bytes.dim() != 1) throw damaged("trainer state");
@@ -155,9 +154,7 @@ struct Trainer::Impl {
     archive.write("net", net_archive);
     archive.write("optimizer", opt_archive);
     archive.write("trainer_state", bytes_to_tensor(state.SerializeAsString()));
-    std::ostringstream out;
-    archive.save_to(out);
-    return out.str();
+    return checked_archive_bytes(archive, CheckedKind::trainer_checkpoint);
   }
 
   // What every rank must agree on: the trainer's config (but its threads), the network, the

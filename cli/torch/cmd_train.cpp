@@ -15,6 +15,7 @@
 #include "cli/torch/run_store.h"
 #include "cli/torch/stop_signal.h"
 #include "engine/registry.h"
+#include "nn/checked_archive.h"
 #include "nn/model.h"
 #include "nn/network.h"
 #include "train/config.h"
@@ -87,10 +88,10 @@ bool store_step(const char* what, F&& f) {
 // The record chunks a trainer checkpoint's window holds (its TrainerState), so that a trainer
 // on a fresh machine fetches them before it rebuilds the window.
 std::vector<std::string> checkpoint_chunks(const std::string& path) {
-  torch::serialize::InputArchive archive;
   TrainerState state;
   try {
-    archive.load_from(path, torch::Device(torch::kCPU));
+    torch::serialize::InputArchive archive =
+        read_checked_archive(path, CheckedKind::trainer_checkpoint);
     torch::Tensor bytes;
     archive.read("trainer_state", bytes);
     if (!state.ParseFromString(tensor_to_bytes(bytes))) return {};

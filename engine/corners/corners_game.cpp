@@ -1,7 +1,6 @@
 #include "engine/corners/corners_game.h"
 
 #include <algorithm>
-#include <cassert>
 #include <sstream>
 
 #include "engine/corners/corners_heuristic.h"
@@ -25,9 +24,7 @@ CornersGame::CornersGame(CornersRuleset ruleset) : ruleset_(std::move(ruleset)) 
 }
 
 int CornersGame::parse_side(std::string_view text) const {
-  for (int p = 0; p < 2; ++p)
-    if (text == kSideName[p] || text == std::string_view(kSideName[p], 1)) return p;
-  return -1;
+  return parse_side_name(text, kSideName[0], kSideName[1]);
 }
 
 std::unique_ptr<State> CornersGame::wrap(const Position& pos) const {
@@ -74,22 +71,6 @@ uint64_t CornersGame::perft(const State& state, int depth) const {
 }
 
 const Heuristic* CornersGame::heuristic() const { return &corners_heuristic(); }
-
-void CornersState::legal_actions(std::vector<Action>& out) const {
-  ActionList list;
-  pos_.generate(list);
-  out.assign(list.begin(), list.end());
-}
-
-void CornersState::apply(Action action) {
-  assert(pos_.is_legal(action));
-  pos_.apply(action);
-}
-
-Outcome CornersState::outcome() const {
-  const Result r = pos_.result();
-  return Outcome{r.over(), r.winner, reason_name(r.reason)};
-}
 
 std::string CornersState::to_text() const { return corners::to_text(pos_); }
 
@@ -174,11 +155,6 @@ void CornersState::encode(float* planes) const {
 
 int CornersState::policy_index(Action action) const {
   return pos_.to_move() == kBlack ? transform_action(action, false, true) : action;
-}
-
-bool CornersState::equals(const State& other) const {
-  const auto* o = dynamic_cast<const CornersState*>(&other);
-  return o && o->game_->fingerprint() == game_->fingerprint() && o->pos_ == pos_;
 }
 
 GamePtr make_game(const RulesetSource& source) {

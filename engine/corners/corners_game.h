@@ -6,6 +6,7 @@
 #include "engine/corners/corners_rules.pb.h"
 #include "engine/corners/position.h"
 #include "engine/game.h"
+#include "engine/position_state.h"
 #include "engine/ruleset.h"
 
 namespace pincer::corners {
@@ -53,16 +54,10 @@ class CornersGame : public Game {
   std::vector<int> mirror_action_;
 };
 
-class CornersState : public State {
+class CornersState : public PositionState<CornersState, CornersGame, Position, ActionList> {
  public:
-  CornersState(const CornersGame& game, const Position& pos) : game_(&game), pos_(pos) {}
+  using PositionState::PositionState;
 
-  const Game& game() const override { return *game_; }
-  std::unique_ptr<State> clone() const override { return std::make_unique<CornersState>(*this); }
-  int to_move() const override { return pos_.to_move(); }
-  void legal_actions(std::vector<Action>& out) const override;
-  void apply(Action action) override;
-  Outcome outcome() const override;
   uint64_t hash() const override { return pos_.key(); }
   std::string to_text() const override;
   std::string to_diagram() const override;
@@ -70,15 +65,8 @@ class CornersState : public State {
   std::array<int, 2> points() const override { return {0, 0}; }
   void encode(float* planes) const override;
   int policy_index(Action action) const override;
-  bool equals(const State& other) const override;
   BoardView board_view() const override;                   // board_layout.cpp
   ActionCells action_cells(Action action) const override;  // board_layout.cpp
-
-  const Position& position() const { return pos_; }
-
- private:
-  const CornersGame* game_;
-  Position pos_;
 };
 
 // Registry entry: builds the game from a ruleset file of game "corners".

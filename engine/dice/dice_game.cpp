@@ -1,7 +1,6 @@
 #include "engine/dice/dice_game.h"
 
 #include <algorithm>
-#include <cassert>
 #include <sstream>
 
 #include "engine/dice/dice_heuristic.h"
@@ -20,9 +19,7 @@ DiceGame::DiceGame(DiceRuleset ruleset) : ruleset_(std::move(ruleset)) {
 }
 
 int DiceGame::parse_side(std::string_view text) const {
-  for (int p = 0; p < 2; ++p)
-    if (text == kSideName[p] || text == std::string_view(kSideName[p], 1)) return p;
-  return -1;
+  return parse_side_name(text, kSideName[0], kSideName[1]);
 }
 
 std::unique_ptr<State> DiceGame::wrap(const Position& pos) const {
@@ -73,41 +70,17 @@ uint64_t DiceGame::perft(const State& state, int depth) const {
 
 const Heuristic* DiceGame::heuristic() const { return &dice_heuristic(); }
 
-void DiceState::legal_actions(std::vector<Action>& out) const {
-  ActionList list;
-  pos_.generate(list);
-  out.assign(list.begin(), list.end());
-}
-
-void DiceState::apply(Action action) {
-  assert(pos_.is_legal(action));
-  pos_.apply(action);
-}
-
-Outcome DiceState::outcome() const {
-  const Result r = pos_.result();
-  return Outcome{r.over(), r.winner, reason_name(r.reason)};
-}
-
 std::string DiceState::to_text() const { return dice::to_text(pos_); }
 
 std::string DiceState::to_diagram() const {
   const Rules& r = pos_.rules();
   std::ostringstream out;
-  std::string files;
-  for (int f = 0; f < r.size; ++f) files += std::string("  ") + static_cast<char>('a' + f);
-  out << "   " << files << "\n";
-  for (int rank = r.size - 1; rank >= 0; --rank) {
-    out << "  " << rank + 1 << " ";
-    for (int file = 0; file < r.size; ++file) {
-      const int sq = r.make_square(file, rank);
-      const int side = pos_.owner(sq), kind = pos_.kind_at(sq);
-      const char c = side < 0 ? '.' : kind == kKing ? 'K' : static_cast<char>('0' + kind);
-      out << (side == kBlack ? '(' : ' ') << c << (side == kBlack ? ')' : ' ');
-    }
-    out << " " << rank + 1 << "\n";
-  }
-  out << "   " << files << "\n";
+  out << grid_diagram(r.size, 3, 1, [&](int file, int rank) {
+    const int sq = r.make_square(file, rank);
+    const int side = pos_.owner(sq), kind = pos_.kind_at(sq);
+    const char c = side < 0 ? '.' : kind == kKing ? 'K' : static_cast<char>('0' + kind);
+    return side == kBlack ? std::string{'(', c, ')'} : std::string{' ', c, ' '};
+  });
   out << "  faces 1-2 pawn, 3 knight, 4 bishop, 5 rook, 6 queen, K King; black's in (brackets)\n";
   out << "  "
       << (pos_.over() ? std::string("game over")
@@ -158,11 +131,6 @@ int DiceState::policy_index(Action action) const {
   if (pos_.to_move() == kWhite) return action;
   const Rules& r = pos_.rules();
   return make_action(r, r.flip(action_from(r, action)), r.flip(action_to(r, action)));
-}
-
-bool DiceState::equals(const State& other) const {
-  const auto* o = dynamic_cast<const DiceState*>(&other);
-  return o && o->game_->fingerprint() == game_->fingerprint() && o->pos_ == pos_;
 }
 
 // A move on its from-square, in the plane of its target square.

@@ -6,6 +6,7 @@
 #include "engine/dice/dice_rules.pb.h"
 #include "engine/dice/position.h"
 #include "engine/game.h"
+#include "engine/position_state.h"
 #include "engine/ruleset.h"
 
 namespace pincer::dice {
@@ -59,16 +60,10 @@ class DiceGame : public Game {
   std::vector<int> mirror_square_;
 };
 
-class DiceState : public State {
+class DiceState : public PositionState<DiceState, DiceGame, Position, ActionList> {
  public:
-  DiceState(const DiceGame& game, const Position& pos) : game_(&game), pos_(pos) {}
+  using PositionState::PositionState;
 
-  const Game& game() const override { return *game_; }
-  std::unique_ptr<State> clone() const override { return std::make_unique<DiceState>(*this); }
-  int to_move() const override { return pos_.to_move(); }
-  void legal_actions(std::vector<Action>& out) const override;
-  void apply(Action action) override;
-  Outcome outcome() const override;
   uint64_t hash() const override { return pos_.hash(); }
   std::string to_text() const override;
   std::string to_diagram() const override;
@@ -76,15 +71,8 @@ class DiceState : public State {
   std::array<int, 2> points() const override { return {pos_.points(0), pos_.points(1)}; }
   void encode(float* planes) const override;
   int policy_index(Action action) const override;
-  bool equals(const State& other) const override;
   BoardView board_view() const override;                   // board_layout.cpp
   ActionCells action_cells(Action action) const override;  // board_layout.cpp
-
-  const Position& position() const { return pos_; }
-
- private:
-  const DiceGame* game_;
-  Position pos_;
 };
 
 // Registry entry: builds the game from a ruleset file of game "dice".

@@ -3,7 +3,6 @@
 #include <xxhash.h>
 
 #include <algorithm>
-#include <cassert>
 #include <sstream>
 
 #include "engine/game_helpers.h"
@@ -92,41 +91,19 @@ uint64_t SeegaGame::perft(const State& state, int depth) const {
 
 const Heuristic* SeegaGame::heuristic() const { return &seega_heuristic(); }
 
-void SeegaState::legal_actions(std::vector<Action>& out) const {
-  out.clear();
-  ActionList list;
-  pos_.generate(list);
-  out.assign(list.begin(), list.end());
-}
-
-void SeegaState::apply(Action action) {
-  assert(pos_.is_legal(action));
-  pos_.apply(action);
-}
-
-Outcome SeegaState::outcome() const {
-  const Result r = pos_.result();
-  return Outcome{r.over(), r.winner, reason_name(r.reason)};
-}
-
 std::string SeegaState::to_text() const { return seega::to_text(pos_); }
 
 std::string SeegaState::to_diagram() const {
   const Rules& r = pos_.rules();
   std::ostringstream out;
-  std::string files;
-  for (int f = 0; f < r.size; ++f) files += std::string(" ") + static_cast<char>('a' + f);
-  out << "    " << files << "\n";
-  for (int rank = r.size - 1; rank >= 0; --rank) {
-    out << "  " << rank + 1 << " ";
-    for (int file = 0; file < r.size; ++file) {
-      const int sq = r.make_square(file, rank);
-      const int owner = pos_.owner(sq);
-      out << ' ' << (owner == kDark ? 'D' : owner == kLight ? 'L' : sq == r.centre ? '*' : '.');
-    }
-    out << "  " << rank + 1 << "\n";
-  }
-  out << "    " << files << "\n";
+  out << grid_diagram(r.size, 2, 2, [&](int file, int rank) {
+    const int sq = r.make_square(file, rank);
+    const int owner = pos_.owner(sq);
+    return std::string{' ', owner == kDark    ? 'D'
+                            : owner == kLight ? 'L'
+                            : sq == r.centre  ? '*'
+                                              : '.'};
+  });
   const char* turn = kSideName[pos_.turn()];
   const char* actor = kSideName[pos_.to_move()];
   if (pos_.placing()) {
@@ -179,11 +156,6 @@ uint64_t SeegaState::eval_key() const {
   // the capture-free counter.
   const uint32_t halfmove = static_cast<uint32_t>(pos_.halfmove());
   return XXH64(&halfmove, sizeof halfmove, pos_.key());
-}
-
-bool SeegaState::equals(const State& other) const {
-  const auto* o = dynamic_cast<const SeegaState*>(&other);
-  return o && o->game_->fingerprint() == game_->fingerprint() && o->pos_ == pos_;
 }
 
 // A placement on its square (plane 0); a step on its from-square, plane 1 + direction.

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "engine/game.h"
+#include "engine/position_state.h"
 #include "engine/ruleset.h"
 #include "engine/seega/position.h"
 #include "engine/seega/seega_rules.pb.h"
@@ -58,16 +59,10 @@ class SeegaGame : public Game {
   std::vector<int> action_map_[8];
 };
 
-class SeegaState : public State {
+class SeegaState : public PositionState<SeegaState, SeegaGame, Position, ActionList> {
  public:
-  SeegaState(const SeegaGame& game, const Position& pos) : game_(&game), pos_(pos) {}
+  using PositionState::PositionState;
 
-  const Game& game() const override { return *game_; }
-  std::unique_ptr<State> clone() const override { return std::make_unique<SeegaState>(*this); }
-  int to_move() const override { return pos_.to_move(); }
-  void legal_actions(std::vector<Action>& out) const override;
-  void apply(Action action) override;
-  Outcome outcome() const override;
   uint64_t hash() const override { return pos_.key(); }
   uint64_t eval_key() const override;
   std::string to_text() const override;
@@ -75,15 +70,8 @@ class SeegaState : public State {
   std::vector<std::string> last_captured() const override;
   std::array<int, 2> points() const override { return {0, 0}; }
   void encode(float* planes) const override;
-  bool equals(const State& other) const override;
   BoardView board_view() const override;                   // board_layout.cpp
   ActionCells action_cells(Action action) const override;  // board_layout.cpp
-
-  const Position& position() const { return pos_; }
-
- private:
-  const SeegaGame* game_;
-  Position pos_;
 };
 
 // Registry entry: builds the game from a ruleset file of game "seega".

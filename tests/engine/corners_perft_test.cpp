@@ -65,7 +65,9 @@ TEST(CornersPerft, RegressionsAgreeWithTheSlowReferee) {
       const int depth = static_cast<int>(i) + 1;
       SCOPED_TRACE("'" + text + "' depth " + std::to_string(depth));
       EXPECT_EQ(game->perft(*state, depth), c.nodes[i]);
-      if (depth <= c.slow_depth) EXPECT_EQ(slow.perft(depth), c.nodes[i]);
+      if (depth <= c.slow_depth) {
+        EXPECT_EQ(slow.perft(depth), c.nodes[i]);
+      }
     }
   }
 }

@@ -187,8 +187,11 @@ TEST(Ruleset, BaseRulesetMergesFieldsAndNotes) {
   const RulesetHeader h = header_of(changed->ruleset());
   EXPECT_EQ(h.notes_size(), header_of(base->ruleset()).notes_size());
   EXPECT_TRUE(note_problems(rules_of(changed->ruleset()), h.notes()).empty());
-  for (const FieldNote& n : h.notes())
-    if (n.field() == "draw.capture_free_plies") EXPECT_EQ(n.description(), "sixty");
+  for (const FieldNote& n : h.notes()) {
+    if (n.field() == "draw.capture_free_plies") {
+      EXPECT_EQ(n.description(), "sixty");
+    }
+  }
 
   // The same rules written out in full have the same fingerprint as the merged file.
   pb::Message* full = base->ruleset().New();

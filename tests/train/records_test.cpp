@@ -133,8 +133,9 @@ TEST(Records, ReplayStartsFromTheRecordedStart) {
   EXPECT_EQ(seen[0], start->to_text());
   // The same move is illegal from the initial state (white to move there).
   r.clear_start();
-  if (game->initial_state()->to_move() == 0)
+  if (game->initial_state()->to_move() == 0) {
     EXPECT_THROW(replay_record(*game, r, [](const State&, int) {}), RecordError);
+  }
   Window window(100);
   r.set_start(start->to_text());
   r.set_winner(-1);

@@ -29,7 +29,7 @@ WarmStartConfig small_config() {
   return complete_warm_start_config(c, 64);
 }
 
-Action top_legal_move(Model& m, const Game& game, const State& state) {
+Action top_legal_move(Model& m, const State& state) {
   std::vector<float> input(m.input_size()), logits(m.num_actions());
   float wdl[3];
   state.encode(input.data());
@@ -237,7 +237,7 @@ TEST(Learning, WarmStartNetPlaysWinsAndBlocks) {
   int right = 0;
   for (const Case& c : cases) {
     auto state = game->parse_state(c.position);
-    right += top_legal_move(*net, *game, *state) == c.expected;
+    right += top_legal_move(*net, *state) == c.expected;
   }
   std::printf("warm-started tic-tac-toe net: %d of %zu wins and blocks\n", right, cases.size());
   EXPECT_GE(right, 5);
@@ -246,7 +246,7 @@ TEST(Learning, WarmStartNetPlaysWinsAndBlocks) {
   int fresh_right = 0;
   for (const Case& c : cases) {
     auto state = game->parse_state(c.position);
-    fresh_right += top_legal_move(*fresh, *game, *state) == c.expected;
+    fresh_right += top_legal_move(*fresh, *state) == c.expected;
   }
   EXPECT_LT(fresh_right, right);
 }
