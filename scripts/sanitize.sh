@@ -3,12 +3,14 @@
 #   build-asan/  AddressSanitizer + UndefinedBehaviorSanitizer: every torch-free suite (engine,
 #                mcts, play, book, serve), the CLI tests and the browser test;
 #   build-tsan/  ThreadSanitizer: the threaded torch-free suites (mcts: parallel search and the
-#                batch stepper; play: matches and ladders on threads) and the threaded torch
-#                suites (tests/train): the inference service, self-play, the loop's stop/join and
+#                batch stepper; play: matches and ladders on threads) and, with
+#                PINCER_SANITIZE_TORCH=tsan, the threaded torch suites (tests/train): the inference service, self-play, the loop's stop/join and
 #                failure paths, the gatekeeper, the net player, readers of a model being replaced.
 #                LibTorch itself is not instrumented; its threads stay out of the picture because
 #                these tests run torch with one intra-op thread (tsan.supp lists what remains).
-# PINCER_SANITIZE_TORCH=0 leaves the torch suites out of build-tsan/ (a torch-free build);
+# PINCER_SANITIZE_TORCH=0 (the default) leaves the torch suites out (a torch-free build-tsan/:
+# instrumenting nn/, train/ and cli/torch/ costs 15+ minutes of a 2-core CI run);
+# PINCER_SANITIZE_TORCH=tsan adds them to build-tsan/ (run before each merge of torch-side code);
 # PINCER_SANITIZE_TORCH=1 also builds them into build-asan/ and runs every tests/train suite but
 # the learning ones there (by hand: instrumenting nn/ and train/ twice costs more CI time than
 # there is).
@@ -17,7 +19,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 kinds=${*:-asan tsan}
-torch_tsan=${PINCER_SANITIZE_TORCH:-tsan}  # 0, tsan (default) or 1 (both)
+torch_tsan=${PINCER_SANITIZE_TORCH:-0}  # 0 (default), tsan or 1 (both)
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$root/scripts/tsan.supp"
