@@ -15,7 +15,10 @@ fi
 work=$build/browser-test
 mkdir -p "$work" "$build/browser"
 cp "$src/tests/browser/package.json" "$src/tests/browser/book_report.mjs" "$work/"
-if [ ! -d "$work/node_modules/puppeteer-core" ]; then
+# node_modules/.package-lock.json is written last by a finished install (an interrupted one
+# is redone); ctest runs the browser tests one at a time (RESOURCE_LOCK browser-test).
+if [ ! -f "$work/node_modules/.package-lock.json" ] || [ ! -d "$work/node_modules/puppeteer-core" ]; then
+  rm -rf "$work/node_modules"
   (cd "$work" && timeout 300 npm install --no-audit --no-fund --silent) || {
     echo "browser test: npm install failed"; exit 1; }
 fi
