@@ -200,14 +200,21 @@ async function resumeGame(id) {
 // ---------------------------------------------------------------- Analyse
 const an = { rules: '', position: '', moves: [], cursor: 0, state: null, stream: null, graph: [], top: null };
 
+// Loads can overlap (a game chosen, then a position loaded at once): only the newest one's answer
+// is shown, whatever order the answers come back in.
+let loadSerial = 0;
 async function loadPosition() {
+  const serial = ++loadSerial;
+  let state;
   try {
-    an.state = await api('POST', '/api/position', { rules: an.rules, position: an.position || undefined,
-                                                    moves: an.moves.slice(0, an.cursor) });
+    state = await api('POST', '/api/position', { rules: an.rules, position: an.position || undefined,
+                                                 moves: an.moves.slice(0, an.cursor) });
   } catch (e) {
-    $('an-status').textContent = e.message;
+    if (serial === loadSerial) $('an-status').textContent = e.message;
     return;
   }
+  if (serial !== loadSerial) return;
+  an.state = state;
   an.selected = -1;
   an.top = null;
   renderAnalyse();
