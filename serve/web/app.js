@@ -205,6 +205,7 @@ const an = { rules: '', position: '', moves: [], cursor: 0, state: null, stream:
 let loadSerial = 0;
 async function loadPosition() {
   const serial = ++loadSerial;
+  const rules = an.rules;
   let state;
   try {
     state = await api('POST', '/api/position', { rules: an.rules, position: an.position || undefined,
@@ -215,6 +216,7 @@ async function loadPosition() {
   }
   if (serial !== loadSerial) return;
   an.state = state;
+  an.stateRules = rules;  // the layout to draw an.state with
   an.selected = -1;
   an.top = null;
   renderAnalyse();
@@ -223,7 +225,7 @@ async function loadPosition() {
 
 function renderAnalyse() {
   const s = an.state;
-  if (!s) return;
+  if (!s || an.stateRules !== an.rules) return;  // a new game's position is on its way
   const layout = rulesetOf(an.rules).layout;
   const targets = targetsOf(s.legal, an.selected);
   const arrows = [];
@@ -317,6 +319,7 @@ function analyseCurrent() {
   $('an-status').textContent = 'analysing…';
   $('an-status').dataset.done = '0';
   stream.onmessage = (ev) => {
+    if (stream !== an.stream) return;  // an answer about a position no longer shown
     const r = JSON.parse(ev.data);
     if (r.error) { $('an-status').textContent = r.error; return; }
     if (!r.moveInfos) return;
@@ -410,7 +413,11 @@ async function main() {
     } catch (e) { $('play-status').textContent = e.message; }
     renderPlay();
   });
-  $('an-rules').addEventListener('change', () => { an.rules = $('an-rules').value; an.position = ''; an.moves = []; an.cursor = 0; an.graph = []; loadPosition(); });
+  $('an-rules').addEventListener('change', () => {
+    if (an.stream) { an.stream.close(); an.stream = null; }  // its answers are about the old game
+    an.rules = $('an-rules').value; an.position = ''; an.moves = []; an.cursor = 0; an.graph = []; an.top = null;
+    loadPosition();
+  });
   $('an-load').addEventListener('click', loadInput);
   $('an-reset').addEventListener('click', () => { an.position = ''; an.moves = []; an.cursor = 0; an.graph = []; loadPosition(); });
   $('an-first').addEventListener('click', () => { an.cursor = 0; loadPosition(); });
