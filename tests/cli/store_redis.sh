@@ -100,7 +100,12 @@ done
 [ "$(chunks_of w1)" -gt 0 ] || fail "no records from worker w1"
 [ "$(chunks_of w2)" -gt 0 ] || fail "no records from worker w2"
 await "$tmp/gate.log" 'promoted' 60 || fail "no candidate was gated and promoted"
-best=$(rc HGET "pincer:$run:best" name)
+# The gatekeeper promotes in its local copy first and publishes to the store on its next sync.
+for ((i = 0; i < 300; ++i)); do
+  best=$(rc HGET "pincer:$run:best" name)
+  [ "$best" != "model-000000.pt" ] && [ -n "$best" ] && break
+  sleep 0.1
+done
 [ "$best" != "model-000000.pt" ] && [ -n "$best" ] || fail "the best model in the store is still '$best'"
 for w in w1 w2; do
   await "$tmp/$w.log" 'self-play switches to' 30 || fail "worker $w did not switch to the new best"
