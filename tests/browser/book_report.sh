@@ -7,21 +7,7 @@ set -euo pipefail
 pincer=$1
 src=$2
 build=$3
-chromium=$(command -v chromium || true)
-if [ -z "$chromium" ] || ! command -v npm >/dev/null; then
-  echo "browser test skipped: needs chromium and npm (scripts/install-deps.sh)"
-  exit 77
-fi
-work=$build/browser-test
-mkdir -p "$work" "$build/browser"
-cp "$src/tests/browser/package.json" "$src/tests/browser/book_report.mjs" "$work/"
-# node_modules/.package-lock.json is written last by a finished install (an interrupted one
-# is redone); ctest runs the browser tests one at a time (RESOURCE_LOCK browser-test).
-if [ ! -f "$work/node_modules/.package-lock.json" ] || [ ! -d "$work/node_modules/puppeteer-core" ]; then
-  rm -rf "$work/node_modules"
-  (cd "$work" && timeout 300 npm install --no-audit --no-fund --silent) || {
-    echo "browser test: npm install failed"; exit 1; }
-fi
+source "$src/tests/browser/setup.sh" book_report.mjs
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 "$pincer" --log-level warn book build --rules seize-reference --evaluator alphabeta --depth 2 \
