@@ -27,7 +27,8 @@ for kind in $kinds; do
   start=$SECONDS
   case $kind in
     asan) sanitize=address,undefined
-          targets="pincer pincer_tests_engine pincer_tests_mcts pincer_tests_play pincer_tests_book pincer_tests_serve" ;;
+          targets="pincer pincer_tests_engine pincer_tests_mcts pincer_tests_play pincer_tests_book pincer_tests_serve
+                   pincer_tests_store" ;;
     tsan) sanitize=thread; targets="pincer_tests_mcts pincer_tests_play" ;;
     *) echo "unknown sanitizer run '$kind' (asan or tsan)"; exit 2 ;;
   esac
