@@ -30,12 +30,19 @@ GamePtr prepare_run_dir(const RunDir& dir, const RunConfig& config, const std::a
   }
   if (!fs::exists(dir.best())) {
     std::vector<GameRecord> warm_games;  // random, or warm-started
-    auto model = make_initial_model(*game, config, stop, &warm_games);
+    // The warm start's labelled games are saved as they are played, so that a killed warm start
+    // resumes with them: into records/ when they stay in the window, else into warmstart/.
+    const bool keep = config.warm_start().keep_in_window();
+    const std::string labels = keep ? dir.records() : dir.path("warmstart");
+    auto model = make_initial_model(*game, config, stop, &warm_games, labels);
     model->save(dir.model(0));
-    if (config.warm_start().keep_in_window() && !warm_games.empty()) {
+    if (keep && !warm_games.empty() && !config.warm_start().records().empty()) {
       const int chunks = write_warm_start_records(dir.records(), *game, warm_games);
       spdlog::info("warm start: {} labelled games kept in the window ({} chunks in {})",
                    warm_games.size(), chunks, dir.records());
+    } else if (keep && !warm_games.empty()) {
+      spdlog::info("warm start: {} labelled games kept in the window (in {})", warm_games.size(),
+                   dir.records());
     }
     atomic_copy_file(dir.model(0), dir.best());
     atomic_copy_file(Model::metadata_path(dir.model(0)), Model::metadata_path(dir.best()));

@@ -150,7 +150,8 @@ void add_warm_start_samples(const Game& game, const GameRecord& record, double r
 }
 
 WarmStartData generate_warm_start_data(const Game& game, const WarmStartConfig& c, uint64_t seed,
-                                       const std::atomic<bool>* stop, int first_game) {
+                                       const std::atomic<bool>* stop, int first_game,
+                                       int total_games) {
   const double t0 = now_s();
   std::vector<LabelledGame> per_game(c.games());
   std::vector<char> done(c.games(), 0);
@@ -172,7 +173,10 @@ WarmStartData generate_warm_start_data(const Game& game, const WarmStartConfig& 
         return;
       }
       const int f = finished.fetch_add(1) + 1;
-      if (f % 50 == 0) spdlog::info("warm start: {}/{} games labelled", f, c.games());
+      if (f % 50 == 0) {
+        spdlog::info("warm start: {}/{} games labelled", first_game + f,
+                     std::max(total_games, first_game + c.games()));
+      }
     }
   };
   std::vector<std::thread> threads;
@@ -194,9 +198,41 @@ WarmStartData generate_warm_start_data(const Game& game, const WarmStartConfig& 
   return data;
 }
 
+namespace {
+
+// Top-move agreement and value cross-entropy of the net on `holdout` (eval mode, no gradients);
+// leaves the net in eval mode.
+void evaluate_holdout(Model& model, const Game& game, const std::vector<const Sample*>& holdout,
+                      PretrainStats& st) {
+  auto& net = model.impl().net;
+  const auto dev = model.impl().device;
+  net->eval();
+  torch::NoGradGuard no_grad;
+  int agree = 0;
+  double vloss = 0;
+  for (size_t from = 0; from < holdout.size(); from += 256) {
+    std::vector<const Sample*> part(holdout.begin() + from,
+                                    holdout.begin() + std::min(holdout.size(), from + 256));
+    Batch b = make_batch(game, model, part, nullptr);
+    auto [logits, value] = net->forward(b.input.to(dev));
+    auto masked = logits.masked_fill(b.mask.to(dev) == 0, -1e9f).cpu();
+    auto best = masked.argmax(1);
+    auto target_best = b.target.argmax(1);
+    agree += (best == target_best).sum().item<int>();
+    vloss += -(b.wdl * torch::log_softmax(value.cpu(), 1)).sum().item<double>();
+  }
+  st.holdout_positions = static_cast<int>(holdout.size());
+  if (!holdout.empty()) {
+    st.holdout_top1 = double(agree) / holdout.size();
+    st.holdout_value_loss = vloss / holdout.size();
+  }
+}
+
+}  // namespace
+
 PretrainStats pretrain_model(Model& model, const Game& game, const WarmStartData& data,
-                             const WarmStartConfig& c, uint64_t seed,
-                             const std::atomic<bool>* stop) {
+                             const WarmStartConfig& c, uint64_t seed, const std::atomic<bool>* stop,
+                             const PretrainProgress& progress) {
   const double t0 = now_s();
   // Hold out every 20th position block by game: positions of one game are alike, so split by
   // sample index in runs of 64 (about a game) to keep the holdout honest.
@@ -239,30 +275,18 @@ PretrainStats pretrain_model(Model& model, const Game& game, const WarmStartData
       spdlog::info("warm start: step {}/{} loss p {:.3f} v {:.3f}", step + 1, c.steps(),
                    policy_loss.item<double>(), value_loss.item<double>());
     }
+    if (progress.every > 0 && (step + 1) % progress.every == 0 && step + 1 < c.steps()) {
+      PretrainStats now = st;
+      evaluate_holdout(model, game, holdout, now);
+      now.seconds = now_s() - t0;
+      spdlog::info("warm start: step {}: held out, top move {:.1f}%, value loss {:.3f}", step + 1,
+                   100 * now.holdout_top1, now.holdout_value_loss);
+      if (progress.on_progress) progress.on_progress(now);
+      net->train();
+    }
   }
   if (tail_n) st.policy_loss /= tail_n, st.value_loss /= tail_n;
-  net->eval();
-  {
-    torch::NoGradGuard no_grad;
-    int agree = 0;
-    double vloss = 0;
-    for (size_t from = 0; from < holdout.size(); from += 256) {
-      std::vector<const Sample*> part(holdout.begin() + from,
-                                      holdout.begin() + std::min(holdout.size(), from + 256));
-      Batch b = make_batch(game, model, part, nullptr);
-      auto [logits, value] = net->forward(b.input.to(dev));
-      auto masked = logits.masked_fill(b.mask.to(dev) == 0, -1e9f).cpu();
-      auto best = masked.argmax(1);
-      auto target_best = b.target.argmax(1);
-      agree += (best == target_best).sum().item<int>();
-      vloss += -(b.wdl * torch::log_softmax(value.cpu(), 1)).sum().item<double>();
-    }
-    st.holdout_positions = static_cast<int>(holdout.size());
-    if (!holdout.empty()) {
-      st.holdout_top1 = double(agree) / holdout.size();
-      st.holdout_value_loss = vloss / holdout.size();
-    }
-  }
+  evaluate_holdout(model, game, holdout, st);
   st.seconds = now_s() - t0;
   return st;
 }
@@ -299,6 +323,55 @@ WarmStartData warm_start_data(const Game& game, const WarmStartConfig& c, uint64
   return data;
 }
 
+WarmStartData resumable_warm_start_data(const Game& game, const WarmStartConfig& c, uint64_t seed,
+                                        const std::string& labels_dir,
+                                        const std::atomic<bool>* stop) {
+  if (!c.records().empty() || labels_dir.empty()) return warm_start_data(game, c, seed, stop);
+  constexpr int kGamesPerRound = 250;
+  std::filesystem::create_directories(labels_dir);
+  auto labelled_chunks = [&] {
+    std::vector<std::string> names;
+    for (const std::string& name : list_record_chunks(labels_dir)) {
+      if (name.find("-warmstart-") != std::string::npos) names.push_back(name);
+    }
+    return names;  // oldest first: the games in the order they were played
+  };
+  int have = 0;
+  for (const std::string& name : labelled_chunks()) {
+    have += read_record_chunk(labels_dir + "/" + name, game).games_size();
+  }
+  if (have > 0) {
+    spdlog::info("warm start: resuming with the {} labelled games already in {}", have, labels_dir);
+  }
+  double seconds = 0, depth_sum = 0;
+  int64_t played_plies = 0;
+  while (have < c.games()) {
+    WarmStartConfig round = c;
+    round.set_games(std::min(kGamesPerRound, c.games() - have));
+    WarmStartData part = generate_warm_start_data(game, round, seed, stop, have, c.games());
+    // A round cut short may miss games in its middle: it is played again from its start.
+    if (part.games < round.games()) throw std::runtime_error("stopped during the warm start");
+    write_record_chunk(labels_dir, game, part.records, "warmstart");
+    have += part.games;
+    seconds += part.seconds;
+    depth_sum += part.mean_depth * double(part.plies);
+    played_plies += part.plies;
+  }
+  WarmStartData data;
+  for (const std::string& name : labelled_chunks()) {
+    RecordChunk chunk = read_record_chunk(labels_dir + "/" + name, game);
+    for (GameRecord& r : *chunk.mutable_games()) {
+      add_warm_start_samples(game, r, c.result_weight(), data.samples);
+      data.plies += r.moves_size();
+      data.records.push_back(std::move(r));
+    }
+  }
+  data.games = static_cast<int>(data.records.size());
+  data.seconds = seconds;
+  data.mean_depth = played_plies ? depth_sum / double(played_plies) : 0;
+  return data;
+}
+
 int write_warm_start_records(const std::string& dir, const Game& game,
                              const std::vector<GameRecord>& records) {
   for (const std::string& name : list_record_chunks(dir)) {
@@ -316,15 +389,16 @@ int write_warm_start_records(const std::string& dir, const Game& game,
 
 std::unique_ptr<Model> make_initial_model(const Game& game, const RunConfig& config,
                                           const std::atomic<bool>* stop,
-                                          std::vector<GameRecord>* records) {
+                                          std::vector<GameRecord>* records,
+                                          const std::string& labels_dir) {
   auto model = Model::create(game, config.network(), "cpu", config.seed());
   if (!config.warm_start().enabled()) return model;
   const WarmStartConfig c =
       complete_warm_start_config(config.warm_start(), config.trainer().batch_size());
-  set_torch_threads(config.trainer().threads());
+  set_torch_threads(c.threads());
   spdlog::info("warm start: {} alpha-beta games at depth {} on {} threads", c.games(),
                c.search_depth(), c.threads());
-  WarmStartData data = warm_start_data(game, c, config.seed(), stop);
+  WarmStartData data = resumable_warm_start_data(game, c, config.seed(), labels_dir, stop);
   auto stopped = [stop] {
     if (stop && stop->load()) throw std::runtime_error("stopped during the warm start");
   };

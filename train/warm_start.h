@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,9 +36,10 @@ struct WarmStartData {
 // Plays config.games() games on config.threads() threads; reproducible from `seed` (the
 // searches have a fixed depth; game g of the set plays from mix_seed(seed, first_game + g)).
 // Stops early, keeping finished games, when `stop` is set.
+// `total_games` (when larger) is the size of the whole set, for the progress log.
 WarmStartData generate_warm_start_data(const Game& game, const WarmStartConfig& config,
                                        uint64_t seed, const std::atomic<bool>* stop = nullptr,
-                                       int first_game = 0);
+                                       int first_game = 0, int total_games = 0);
 
 // The training positions of one labelled game: policy as recorded, value target
 // result_weight x result + (1 - result_weight) x root value. Throws RecordError if it does not
@@ -50,6 +52,15 @@ void add_warm_start_samples(const Game& game, const GameRecord& record, double r
 WarmStartData warm_start_data(const Game& game, const WarmStartConfig& config, uint64_t seed,
                               const std::atomic<bool>* stop = nullptr);
 
+// Like warm_start_data, but (unless config.records() is set) the games are played in rounds and
+// each round is written into `labels_dir` as a record chunk of writer "warmstart" as soon as it
+// is played: a warm start that is stopped or killed resumes with the games already there (the
+// same games a fresh start plays, from the same seeds). The games all come from `labels_dir` in
+// the end. An empty `labels_dir` is warm_start_data.
+WarmStartData resumable_warm_start_data(const Game& game, const WarmStartConfig& config,
+                                        uint64_t seed, const std::string& labels_dir,
+                                        const std::atomic<bool>* stop = nullptr);
+
 struct PretrainStats {
   int steps = 0;
   double policy_loss = 0, value_loss = 0;  // over the last 10% of the steps
@@ -60,11 +71,19 @@ struct PretrainStats {
   double seconds = 0;
 };
 
+// Called every `every` steps (0: never) during a pretraining, with the stats so far (the
+// held-out ones measured at that step), e.g. to save the model as it goes.
+struct PretrainProgress {
+  int every = 0;
+  std::function<void(const PretrainStats&)> on_progress;
+};
+
 // Trains `model` on `data` (every 20th game held out for the stats) with Adam and a cosine
 // schedule, using the game's symmetries as augmentation.
 PretrainStats pretrain_model(Model& model, const Game& game, const WarmStartData& data,
                              const WarmStartConfig& config, uint64_t seed,
-                             const std::atomic<bool>* stop = nullptr);
+                             const std::atomic<bool>* stop = nullptr,
+                             const PretrainProgress& progress = {});
 
 // Writes labelled games into `dir` as record chunks of writer "warmstart" (64 games each),
 // after removing the chunks of that writer already there (a warm start that was cut short).
@@ -74,9 +93,11 @@ int write_warm_start_records(const std::string& dir, const Game& game,
 
 // The first network of a run: random, or warm-started when config.warm_start().enabled().
 // Throws std::runtime_error when `stop` is set during the warm start. With `records`, the warm
-// start's labelled games are moved there.
+// start's labelled games are moved there. With `labels_dir`, the games are generated through
+// resumable_warm_start_data into that directory.
 std::unique_ptr<Model> make_initial_model(const Game& game, const RunConfig& config,
                                           const std::atomic<bool>* stop = nullptr,
-                                          std::vector<GameRecord>* records = nullptr);
+                                          std::vector<GameRecord>* records = nullptr,
+                                          const std::string& labels_dir = "");
 
 }  // namespace pincer

@@ -24,6 +24,7 @@ struct Options {
   int threads = 0;
   std::string records;
   std::string save_records;
+  int save_every = 0;
 };
 
 void run(const Options& o) {
@@ -37,7 +38,7 @@ void run(const Options& o) {
   w = complete_warm_start_config(w, cfg.trainer().batch_size());
   const GamePtr game = load_game(cfg.rules());
   const auto& stop = install_stop_signal();
-  set_torch_threads(cfg.trainer().threads());
+  set_torch_threads(w.threads());
   auto model = Model::create(*game, cfg.network(), "cpu", cfg.seed());
   const WarmStartData data = warm_start_data(*game, w, cfg.seed(), &stop);
   std::printf("games=%d positions=%zu seconds=%.0f mean_depth=%.2f\n", data.games,
@@ -50,8 +51,16 @@ void run(const Options& o) {
                 o.save_records.c_str());
     std::fflush(stdout);
   }
-  const PretrainStats st = pretrain_model(*model, *game, data, w, cfg.seed(), &stop);
   model->metadata().set_model_id(model->metadata().model_id() + "-warm");
+  PretrainProgress progress;
+  progress.every = o.save_every;
+  progress.on_progress = [&](const PretrainStats& now) {
+    model->save(o.out);
+    std::printf("step=%d seconds=%.0f holdout_top1=%.3f holdout_value_loss=%.3f model=%s\n",
+                now.steps, now.seconds, now.holdout_top1, now.holdout_value_loss, o.out.c_str());
+    std::fflush(stdout);
+  };
+  const PretrainStats st = pretrain_model(*model, *game, data, w, cfg.seed(), &stop, progress);
   model->save(o.out);
   std::printf(
       "steps=%d seconds=%.0f policy_loss=%.3f value_loss=%.3f holdout_positions=%d "
@@ -81,6 +90,10 @@ RegisterCommand reg{
                      "(warm_start.records)");
       app.add_option("--save-records", o->save_records,
                      "Write the labelled games as record chunks into this directory");
+      app.add_option("--save-every", o->save_every,
+                     "Also write the model (and print the held-out stats) every this many "
+                     "training steps, so a long pretraining can be watched and cut short")
+          ->check(CLI::Range(1, 100000000));
       app.callback([o] { run(*o); });
     }};
 

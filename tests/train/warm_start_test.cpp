@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <filesystem>
 
 #include "tests/train/helpers.h"
 #include "train/config.h"
@@ -211,6 +213,59 @@ TEST(WarmStart, KeepInWindowWritesTheLabelledGamesIntoTheRun) {
   for (int g = 0; g < 10; ++g) {
     EXPECT_EQ(chunk.games(g).SerializeAsString(), again.records[g].SerializeAsString());
   }
+}
+
+TEST(WarmStart, AKilledWarmStartResumesWithTheGamesItLabelled) {
+  ScratchDir scratch("warm-resume");
+  RunConfig cfg = tictactoe_config(tictactoe_rules(scratch.path()));
+  WarmStartConfig w = small_config();
+  w.set_games(10);
+  w.set_steps(5);
+  *cfg.mutable_warm_start() = w;
+  GamePtr game = make_tictactoe();
+  const RunDir dir(scratch / "run");
+  const std::string labels = dir.path("warmstart");
+  // What a warm start killed after its first round leaves: that round's games, as a chunk.
+  WarmStartConfig first_round = w;
+  first_round.set_games(4);
+  const WarmStartData four = generate_warm_start_data(*game, first_round, cfg.seed());
+  std::filesystem::create_directories(labels);
+  write_record_chunk(labels, *game, four.records, "warmstart");
+  const std::vector<std::string> before = list_record_chunks(labels);
+  ASSERT_EQ(before.size(), 1u);
+
+  prepare_run_dir(dir, cfg);
+  EXPECT_TRUE(std::filesystem::exists(dir.best()));
+  // The kept round is read, not played again; the other six games join it; together they are
+  // the set a fresh warm start plays.
+  const std::vector<std::string> after = list_record_chunks(labels);
+  ASSERT_EQ(after.size(), 2u);
+  EXPECT_EQ(after[0], before[0]);
+  std::vector<GameRecord> games;
+  for (const std::string& name : after) {
+    const RecordChunk chunk = read_record_chunk(labels + "/" + name, *game);
+    games.insert(games.end(), chunk.games().begin(), chunk.games().end());
+  }
+  const WarmStartData fresh = generate_warm_start_data(*game, w, cfg.seed());
+  ASSERT_EQ(games.size(), 10u);
+  for (int g = 0; g < 10; ++g) {
+    EXPECT_EQ(games[g].SerializeAsString(), fresh.records[g].SerializeAsString()) << g;
+  }
+  // Not kept in the window: the run's records hold none of them.
+  EXPECT_TRUE(list_record_chunks(dir.records()).empty());
+}
+
+TEST(WarmStart, AStoppedWarmStartWritesNoModel) {
+  ScratchDir scratch("warm-stop");
+  RunConfig cfg = tictactoe_config(tictactoe_rules(scratch.path()));
+  WarmStartConfig w = small_config();
+  w.set_games(10);
+  *cfg.mutable_warm_start() = w;
+  const RunDir dir(scratch / "run");
+  const std::atomic<bool> stop{true};
+  EXPECT_THROW(prepare_run_dir(dir, cfg, &stop), std::runtime_error);
+  EXPECT_FALSE(std::filesystem::exists(dir.best()));
+  EXPECT_FALSE(std::filesystem::exists(dir.model(0)));
 }
 
 // In the Learning group: it trains a network, so scripts/test.sh gives it both cores.
