@@ -8,13 +8,15 @@
 namespace pincer {
 namespace {
 
-// Level: visit fraction, temperature, policy noise. Each step roughly halves the search and
-// cools the pick; the lowest levels also slip to a policy move now and then.
-constexpr LevelSetting kLevels[kMaxLevel] = {{1, 1.0 / 512, 2.0, 0.5},  {2, 1.0 / 256, 1.5, 0.35},
-                                             {3, 1.0 / 128, 1.0, 0.25}, {4, 1.0 / 64, 0.7, 0.15},
-                                             {5, 1.0 / 32, 0.5, 0.1},   {6, 1.0 / 16, 0.3, 0.05},
-                                             {7, 1.0 / 8, 0.2, 0.0},    {8, 1.0 / 4, 0.1, 0.0},
-                                             {9, 1.0 / 2, 0.05, 0.0},   {10, 1.0, 0.0, 0.0}};
+// Level: visit fraction, temperature, policy noise, random moves. Levels 1-5 search one visit
+// (the network's favourite move, its tactics included) and blunder by random moves, less and less:
+// their strength depends little on the model. Levels 6-10 search more and more (a sixteenth of the
+// full search up to all of it) with a cooling pick. Measured in Elo in docs/players.md.
+constexpr LevelSetting kLevels[kMaxLevel] = {{1, 0, 0, 0.3, 0.6},      {2, 0, 0, 0.3, 0.4},
+                                             {3, 0, 0, 0.25, 0.25},    {4, 0, 0, 0.2, 0.12},
+                                             {5, 0, 0, 0.1, 0.04},     {6, 1.0 / 16, 0.3, 0, 0},
+                                             {7, 1.0 / 8, 0.2, 0, 0},  {8, 1.0 / 4, 0.1, 0, 0},
+                                             {9, 1.0 / 2, 0.05, 0, 0}, {10, 1.0, 0, 0, 0}};
 
 // Index of the weight vector's draw at u in [0, 1).
 int draw(const std::vector<double>& w, double u) {
@@ -44,7 +46,10 @@ int level_visits(const LevelSetting& s, int full_visits) {
 
 int pick_candidate(const LevelSetting& s, const std::vector<Candidate>& c, double u1, double u2) {
   if (c.empty()) throw std::invalid_argument("pick_candidate: no candidates");
-  if (s.policy_noise > 0 && u1 < s.policy_noise) {
+  if (u1 < s.random_move) {
+    return std::min(static_cast<int>(c.size()) - 1, static_cast<int>(u2 * c.size()));
+  }
+  if (s.policy_noise > 0 && u1 < s.random_move + s.policy_noise) {
     std::vector<double> w;
     for (const Candidate& x : c) w.push_back(x.prior);
     return draw(w, u2);
