@@ -8,15 +8,15 @@
 namespace pincer {
 namespace {
 
-// Level: visit fraction, temperature, policy noise, random moves. Levels 1-5 search one visit
-// (the network's favourite move, its tactics included) and blunder by random moves, less and less:
-// their strength depends little on the model. Levels 6-10 search more and more (a sixteenth of the
-// full search up to all of it) with a cooling pick. Measured in Elo in docs/players.md.
-constexpr LevelSetting kLevels[kMaxLevel] = {{1, 0, 0, 0.3, 0.6},      {2, 0, 0, 0.3, 0.4},
-                                             {3, 0, 0, 0.25, 0.25},    {4, 0, 0, 0.2, 0.12},
-                                             {5, 0, 0, 0.1, 0.04},     {6, 1.0 / 16, 0.3, 0, 0},
-                                             {7, 1.0 / 8, 0.2, 0, 0},  {8, 1.0 / 4, 0.1, 0, 0},
-                                             {9, 1.0 / 2, 0.05, 0, 0}, {10, 1.0, 0, 0, 0}};
+// Level: visit fraction, temperature, policy noise, random moves. Levels 1-6 search one visit
+// (the network's favourite move, the search's tactics included); 1-5 blunder by random moves,
+// less and less, so that their strength depends little on the model. Levels 7-10 search more and
+// more (an eighth of the full search up to all of it) with a cooling pick. Measured in Elo in
+// docs/players.md.
+constexpr LevelSetting kLevels[kMaxLevel] = {
+    {1, 0, 0, 0, 0.9},        {2, 0, 0, 0, 0.75}, {3, 0, 0, 0, 0.5},       {4, 0, 0, 0, 0.3},
+    {5, 0, 0, 0, 0.12},       {6, 0, 0, 0, 0},    {7, 1.0 / 8, 0.2, 0, 0}, {8, 1.0 / 4, 0.1, 0, 0},
+    {9, 1.0 / 2, 0.05, 0, 0}, {10, 1.0, 0, 0, 0}};
 
 // Index of the weight vector's draw at u in [0, 1).
 int draw(const std::vector<double>& w, double u) {

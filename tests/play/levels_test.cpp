@@ -30,7 +30,8 @@ TEST(Levels, TableIsMonotone) {
   }
   EXPECT_EQ(level_visits(level_setting(10), 800), 800);
   EXPECT_EQ(level_visits(level_setting(1), 800), 1);
-  EXPECT_EQ(level_visits(level_setting(6), 800), 50);
+  EXPECT_EQ(level_visits(level_setting(6), 800), 1);
+  EXPECT_EQ(level_visits(level_setting(7), 800), 100);
   EXPECT_EQ(level_visits(level_setting(9), 10), 5);
   EXPECT_THROW(level_setting(0), std::invalid_argument);
   EXPECT_THROW(level_setting(11), std::invalid_argument);
@@ -48,7 +49,7 @@ TEST(Levels, LowLevelsSpreadTheirMoves) {
     const double u1 = (i % 97) / 97.0, u2 = (i % 101) / 101.0;
     ++counts[pick_candidate(level_setting(1), c, u1, u2)];
   }
-  EXPECT_GT(counts[1], 200);  // the policy's favourite comes up through the noise
+  EXPECT_GT(counts[1], 200);  // the others come up through the random moves
   EXPECT_GT(counts[2], 50);
   EXPECT_LT(counts[0], 700);
   // Values without visits (alpha-beta): temperature over values.
@@ -67,7 +68,7 @@ TEST(Levels, RandomMovesReachEveryMove) {
     ++counts[pick_candidate(level_setting(1), c, i / 1000.0, (i % 97) / 97.0)];
   EXPECT_GT(counts[2], 100);  // 0.6 / 4 of the picks expected
   EXPECT_GT(counts[3], 100);
-  for (int l = 6; l <= kMaxLevel; ++l) {
+  for (int l = 6; l <= kMaxLevel; ++l) {  // no random moves from level 6
     for (int i = 0; i < 100; ++i) {
       EXPECT_LT(pick_candidate(level_setting(l), c, i / 100.0, (i % 13) / 13.0), 2) << l;
     }
