@@ -9,13 +9,14 @@ namespace pincer {
 namespace {
 
 // Level: visit fraction, temperature, policy noise, random moves. Levels 1-6 search one visit
-// (the network's favourite move, the search's tactics included); 1-5 blunder by random moves,
-// less and less, so that their strength depends little on the model. Levels 7-10 search more and
-// more (an eighth of the full search up to all of it) with a cooling pick. Measured in Elo in
-// docs/players.md.
+// (the network's favourite move, the search's tactics included); 1-5 play a random move with a
+// probability that falls from 1 to 0.15, so that their strength depends little on the model
+// (level 1 is the random player). Levels 7-10 search an eighth, a quarter, half and all of the
+// full search with a cooling pick. Chosen from rate-levels.py runs (docs/players.md): strength
+// hardly grows from one visit up to about fifty, then grows steeply up to the full search.
 constexpr LevelSetting kLevels[kMaxLevel] = {
-    {1, 0, 0, 0, 0.9},        {2, 0, 0, 0, 0.75}, {3, 0, 0, 0, 0.5},       {4, 0, 0, 0, 0.3},
-    {5, 0, 0, 0, 0.12},       {6, 0, 0, 0, 0},    {7, 1.0 / 8, 0.2, 0, 0}, {8, 1.0 / 4, 0.1, 0, 0},
+    {1, 0, 0, 0, 1.0},        {2, 0, 0, 0, 0.85}, {3, 0, 0, 0, 0.6},       {4, 0, 0, 0, 0.35},
+    {5, 0, 0, 0, 0.15},       {6, 0, 0, 0, 0},    {7, 1.0 / 8, 0.2, 0, 0}, {8, 1.0 / 4, 0.1, 0, 0},
     {9, 1.0 / 2, 0.05, 0, 0}, {10, 1.0, 0, 0, 0}};
 
 // Index of the weight vector's draw at u in [0, 1).

@@ -31,7 +31,8 @@ TEST(Levels, TableIsMonotone) {
   EXPECT_EQ(level_visits(level_setting(10), 800), 800);
   EXPECT_EQ(level_visits(level_setting(1), 800), 1);
   EXPECT_EQ(level_visits(level_setting(6), 800), 1);
-  EXPECT_EQ(level_visits(level_setting(7), 800), 100);
+  EXPECT_EQ(level_visits(level_setting(7), 200), 25);
+  EXPECT_EQ(level_visits(level_setting(9), 200), 100);
   EXPECT_EQ(level_visits(level_setting(9), 10), 5);
   EXPECT_THROW(level_setting(0), std::invalid_argument);
   EXPECT_THROW(level_setting(11), std::invalid_argument);
@@ -63,11 +64,14 @@ TEST(Levels, LowLevelsSpreadTheirMoves) {
 // levels without random moves never play one.
 TEST(Levels, RandomMovesReachEveryMove) {
   const std::vector<Candidate> c = {{1, 0.6, 0.9}, {0, 0.5, 0.1}, {0, 0.5, 0}, {0, 0.5, 0}};
-  int counts[4] = {0, 0, 0, 0};
-  for (int i = 0; i < 1000; ++i)
-    ++counts[pick_candidate(level_setting(1), c, i / 1000.0, (i % 97) / 97.0)];
-  EXPECT_GT(counts[2], 100);  // 0.6 / 4 of the picks expected
-  EXPECT_GT(counts[3], 100);
+  for (int level : {1, 2}) {
+    int counts[4] = {0, 0, 0, 0};
+    for (int i = 0; i < 1000; ++i)
+      ++counts[pick_candidate(level_setting(level), c, i / 1000.0, (i % 97) / 97.0)];
+    const double expected = 1000 * level_setting(level).random_move / 4;  // per unsearched move
+    EXPECT_NEAR(counts[2], expected, 40) << level;
+    EXPECT_NEAR(counts[3], expected, 40) << level;
+  }
   for (int l = 6; l <= kMaxLevel; ++l) {  // no random moves from level 6
     for (int i = 0; i < 100; ++i) {
       EXPECT_LT(pick_candidate(level_setting(l), c, i / 100.0, (i % 13) / 13.0), 2) << l;
