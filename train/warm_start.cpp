@@ -329,36 +329,10 @@ WarmStartData resumable_warm_start_data(const Game& game, const WarmStartConfig&
   if (!c.records().empty() || labels_dir.empty()) return warm_start_data(game, c, seed, stop);
   constexpr int kGamesPerRound = 250;
   std::filesystem::create_directories(labels_dir);
-  auto labelled_chunks = [&] {
-    std::vector<std::string> names;
-    for (const std::string& name : list_record_chunks(labels_dir)) {
-      if (name.find("-warmstart-") != std::string::npos) names.push_back(name);
-    }
-    return names;  // oldest first: the games in the order they were played
-  };
-  int have = 0;
-  for (const std::string& name : labelled_chunks()) {
-    have += read_record_chunk(labels_dir + "/" + name, game).games_size();
-  }
-  if (have > 0) {
-    spdlog::info("warm start: resuming with the {} labelled games already in {}", have, labels_dir);
-  }
-  double seconds = 0, depth_sum = 0;
-  int64_t played_plies = 0;
-  while (have < c.games()) {
-    WarmStartConfig round = c;
-    round.set_games(std::min(kGamesPerRound, c.games() - have));
-    WarmStartData part = generate_warm_start_data(game, round, seed, stop, have, c.games());
-    // A round cut short may miss games in its middle: it is played again from its start.
-    if (part.games < round.games()) throw std::runtime_error("stopped during the warm start");
-    write_record_chunk(labels_dir, game, part.records, "warmstart");
-    have += part.games;
-    seconds += part.seconds;
-    depth_sum += part.mean_depth * double(part.plies);
-    played_plies += part.plies;
-  }
+  // The games of an earlier, killed start, oldest chunk first: in the order they were played.
   WarmStartData data;
-  for (const std::string& name : labelled_chunks()) {
+  for (const std::string& name : list_record_chunks(labels_dir)) {
+    if (name.find("-warmstart-") == std::string::npos) continue;
     RecordChunk chunk = read_record_chunk(labels_dir + "/" + name, game);
     for (GameRecord& r : *chunk.mutable_games()) {
       add_warm_start_samples(game, r, c.result_weight(), data.samples);
@@ -366,8 +340,28 @@ WarmStartData resumable_warm_start_data(const Game& game, const WarmStartConfig&
       data.records.push_back(std::move(r));
     }
   }
+  if (!data.records.empty()) {
+    spdlog::info("warm start: resuming with the {} labelled games already in {}",
+                 data.records.size(), labels_dir);
+  }
+  double depth_sum = 0;
+  int64_t played_plies = 0;
+  while (static_cast<int>(data.records.size()) < c.games()) {
+    const int have = static_cast<int>(data.records.size());
+    WarmStartConfig round = c;
+    round.set_games(std::min(kGamesPerRound, c.games() - have));
+    WarmStartData part = generate_warm_start_data(game, round, seed, stop, have, c.games());
+    // A round cut short may miss games in its middle: it is played again from its start.
+    if (part.games < round.games()) throw std::runtime_error("stopped during the warm start");
+    write_record_chunk(labels_dir, game, part.records, "warmstart");
+    data.seconds += part.seconds;
+    data.plies += part.plies;
+    depth_sum += part.mean_depth * double(part.plies);
+    played_plies += part.plies;
+    for (Sample& smp : part.samples) data.samples.push_back(std::move(smp));
+    for (GameRecord& r : part.records) data.records.push_back(std::move(r));
+  }
   data.games = static_cast<int>(data.records.size());
-  data.seconds = seconds;
   data.mean_depth = played_plies ? depth_sum / double(played_plies) : 0;
   return data;
 }
