@@ -8,13 +8,16 @@
 namespace pincer {
 namespace {
 
-// Level: visit fraction, temperature, policy noise. Each step roughly halves the search and
-// cools the pick; the lowest levels also slip to a policy move now and then.
-constexpr LevelSetting kLevels[kMaxLevel] = {{1, 1.0 / 512, 2.0, 0.5},  {2, 1.0 / 256, 1.5, 0.35},
-                                             {3, 1.0 / 128, 1.0, 0.25}, {4, 1.0 / 64, 0.7, 0.15},
-                                             {5, 1.0 / 32, 0.5, 0.1},   {6, 1.0 / 16, 0.3, 0.05},
-                                             {7, 1.0 / 8, 0.2, 0.0},    {8, 1.0 / 4, 0.1, 0.0},
-                                             {9, 1.0 / 2, 0.05, 0.0},   {10, 1.0, 0.0, 0.0}};
+// Level: visit fraction, temperature, policy noise, random moves. Levels 1-6 search one visit
+// (the network's favourite move, the search's tactics included); 1-5 play a random move with a
+// probability that falls from 1 to 0.15, so that their strength depends little on the model
+// (level 1 is the random player). Levels 7-10 search an eighth, a quarter, half and all of the
+// full search with a cooling pick. Chosen from rate-levels.py runs (docs/players.md): strength
+// hardly grows from one visit up to about fifty, then grows steeply up to the full search.
+constexpr LevelSetting kLevels[kMaxLevel] = {
+    {1, 0, 0, 0, 1.0},        {2, 0, 0, 0, 0.85}, {3, 0, 0, 0, 0.6},       {4, 0, 0, 0, 0.35},
+    {5, 0, 0, 0, 0.15},       {6, 0, 0, 0, 0},    {7, 1.0 / 8, 0.2, 0, 0}, {8, 1.0 / 4, 0.1, 0, 0},
+    {9, 1.0 / 2, 0.05, 0, 0}, {10, 1.0, 0, 0, 0}};
 
 // Index of the weight vector's draw at u in [0, 1).
 int draw(const std::vector<double>& w, double u) {
@@ -44,7 +47,10 @@ int level_visits(const LevelSetting& s, int full_visits) {
 
 int pick_candidate(const LevelSetting& s, const std::vector<Candidate>& c, double u1, double u2) {
   if (c.empty()) throw std::invalid_argument("pick_candidate: no candidates");
-  if (s.policy_noise > 0 && u1 < s.policy_noise) {
+  if (u1 < s.random_move) {
+    return std::min(static_cast<int>(c.size()) - 1, static_cast<int>(u2 * c.size()));
+  }
+  if (s.policy_noise > 0 && u1 < s.random_move + s.policy_noise) {
     std::vector<double> w;
     for (const Candidate& x : c) w.push_back(x.prior);
     return draw(w, u2);

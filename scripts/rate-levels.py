@@ -3,13 +3,15 @@
 
 Each level plays blocks of games (colours swapped in pairs) against the ladder player rated
 nearest to the level's current estimate (a staircase, so that games are spent where they say
-most), through `pincer match --json`. A level's Elo is then the maximum-likelihood rating with
+most), through `pincer match --json`. Only the ladder's fixed players (fixed depth or simulations,
+no `time=`) are opponents unless --opponents names others: their strength does not change with
+the machine's load. A level's Elo is then the maximum-likelihood rating with
 the ladder players' Elo held fixed (one virtual draw against each opponent, as `pincer ladder`
 does, so that a perfect score stays finite), with a 95% interval from the observed information.
 The table goes to stdout and, with --out, to a Markdown file (written atomically).
 
-    scripts/rate-levels.py --player net:model=models/best.pt,sims=200 \\
-        --ladder configs/ladders/seize-reference.textproto --games 16 --out docs/levels-seize.md
+    nice -n 15 scripts/rate-levels.py --player net:model=models/seize-reference.pt,sims=200 \\
+        --games 12 --opponents random,greedy,alphabeta:depth=1,alphabeta:depth=2 --out levels.md
 """
 import argparse
 import json
@@ -75,6 +77,8 @@ def main():
     ap.add_argument("--ladder", default="configs/ladders/seize-reference.textproto")
     ap.add_argument("--pincer", default="build/cli/pincer")
     ap.add_argument("--levels", default="1-10", help="e.g. 1-10 or 1,5,10")
+    ap.add_argument("--opponents", help="comma-separated ladder players to play (default: all "
+                    "without time=)")
     ap.add_argument("--games", type=int, default=16, help="games per level (even)")
     ap.add_argument("--block", type=int, default=4, help="games per block against one opponent")
     ap.add_argument("--threads", type=int, default=2)
@@ -88,6 +92,14 @@ def main():
     else:
         levels = [int(x) for x in o.levels.split(",")]
     rules, ladder = read_ladder(o.ladder)
+    if o.opponents:
+        wanted = o.opponents.split(",")
+        unknown = [w for w in wanted if w not in {n for n, _ in ladder}]
+        if unknown:
+            sys.exit(f"not rated in {o.ladder}: {', '.join(unknown)}")
+        ladder = [p for p in ladder if p[0] in wanted]
+    else:
+        ladder = [p for p in ladder if "time=" not in p[0]]
     start = time.time()
     rows = []
     estimate = None
@@ -121,8 +133,8 @@ def main():
             m[2] += l
         games = ", ".join(f"{n} {w}-{d}-{l}" for n, (w, d, l) in merged.items())
         rows.append((level, estimate, sd, games))
-    out = [f"Levels of `{o.player}` on {rules}, rated against the fixed players of {o.ladder} "
-           f"({o.games} games a level, blocks of {o.block} against the ladder player nearest the "
+    out = [f"Levels of `{o.player}` on {rules}, rated against "
+           f"{', '.join(n for n, _ in ladder)} of {o.ladder} ({o.games} games a level, blocks of {o.block} against the ladder player nearest the "
            f"estimate, games cut at {o.max_plies} plies as draws, seed {o.seed}; "
            f"{time.time() - start:.0f} s):",
            "",

@@ -23,6 +23,7 @@ double seconds_since(Clock::time_point t0) {
 }
 
 double round4(double x) { return std::round(x * 10000.0) / 10000.0; }
+double round2(double x) { return std::round(x * 100.0) / 100.0; }
 
 // Lower confidence bound of the expected score (win + draw / 2): the mean minus 1.96 standard
 // errors, taking each visit as one draw of the score.
@@ -151,11 +152,23 @@ class MctsAnalyzer : public Analyzer {
     Json root;
     root["visits"] = r.root_visits;
     root.update(wdl_json(r.wdl[0], r.wdl[1], r.wdl[2]));
-    if (counts_points_) {
-      if (auto* p = dynamic_cast<PointsPredictor*>(evaluator_.get())) {
-        if (const auto expected = p->expected_points(state)) {
-          add_expected_points(root, *game_, *expected);
+    if (counts_points_ && options_.predicts_points) {
+      // The network's final points differences of the root and of each searched move's position,
+      // for the side to move at the root, weighted like the root's value.
+      std::vector<int> searched;
+      for (int i : order)
+        if (r.visits[i] > 0) searched.push_back(i);
+      const std::vector<std::optional<double>> diffs = predicted_diffs(state, r, searched);
+      if (diffs[0]) {
+        double sum = *diffs[0], weight = 1;
+        for (size_t k = 0; k < searched.size(); ++k) {
+          if (!diffs[k + 1]) continue;
+          const double v = r.visits[searched[k]];
+          sum += v * *diffs[k + 1];
+          weight += v;
+          infos[k]["expectedPointsDiff"] = round2(*diffs[k + 1]);
         }
+        root["expectedPointsDiff"] = round2(sum / weight);
       }
     }
     out["rootInfo"] = std::move(root);
@@ -167,6 +180,51 @@ class MctsAnalyzer : public Analyzer {
       out["policy"] = std::move(policy);
     }
     return out;
+  }
+
+  // The final points difference predicted for `state`'s side to move: [0] for `state` itself,
+  // [k + 1] for the position after r.actions[searched[k]] (exact where that ends the game).
+  // Evaluations come from the cache where it holds them, else from one evaluator call.
+  std::vector<std::optional<double>> predicted_diffs(const State& state,
+                                                     const mcts::SearchResult& r,
+                                                     const std::vector<int>& searched) const {
+    std::vector<std::optional<double>> diffs(searched.size() + 1);
+    std::vector<std::unique_ptr<State>> states;
+    states.push_back(state.clone());
+    for (int i : searched) {
+      states.push_back(state.clone());
+      states.back()->apply(r.actions[i]);
+    }
+    const int me = state.to_move();
+    std::vector<std::vector<Action>> legal(states.size());
+    std::vector<EvalRequest> requests;
+    std::vector<size_t> asked;
+    Evaluation found;
+    for (size_t k = 0; k < states.size(); ++k) {
+      const State& s = *states[k];
+      if (s.outcome().over) {
+        const std::array<int, 2> p = s.points();
+        diffs[k] = p[me] - p[me ^ 1];
+        continue;
+      }
+      s.legal_actions(legal[k]);
+      const double sign = s.to_move() == me ? 1 : -1;
+      if (cache_ && cache_->lookup(s.eval_key(), legal[k].size(), found)) {
+        if (found.points) diffs[k] = sign * *found.points;
+        continue;
+      }
+      requests.push_back({&s, &legal[k]});
+      asked.push_back(k);
+    }
+    if (!requests.empty()) {
+      std::vector<Evaluation> evals;
+      evaluator_->evaluate(requests, evals);
+      for (size_t j = 0; j < asked.size(); ++j) {
+        const State& s = *states[asked[j]];
+        if (evals[j].points) diffs[asked[j]] = (s.to_move() == me ? 1 : -1) * *evals[j].points;
+      }
+    }
+    return diffs;
   }
 
   GamePtr game_;
@@ -271,7 +329,7 @@ class AlphaBetaAnalyzer : public Analyzer {
         end->apply(a);
       }
       const std::array<int, 2> p = end->points();
-      add_expected_points(root, *game_, {double(p[0]), double(p[1])});
+      add_expected_points(root, *game_, state, {double(p[0]), double(p[1])});
     }
     Json out;
     out["rootInfo"] = std::move(root);
@@ -299,9 +357,12 @@ double score_to_win(int score) {
   return 1.0 / (1.0 + std::exp(-score / 400.0));
 }
 
-void add_expected_points(Json& root_info, const Game& game, const std::array<double, 2>& expected) {
-  root_info["expectedPoints"] = Json{{game.side_name(0), std::round(expected[0] * 100) / 100},
-                                     {game.side_name(1), std::round(expected[1] * 100) / 100}};
+void add_expected_points(Json& root_info, const Game& game, const State& state,
+                         const std::array<double, 2>& expected) {
+  root_info["expectedPoints"] =
+      Json{{game.side_name(0), round2(expected[0])}, {game.side_name(1), round2(expected[1])}};
+  const int me = state.to_move();
+  root_info["expectedPointsDiff"] = round2(expected[me] - expected[me ^ 1]);
 }
 
 Json wdl_json(double win, double draw, double loss) {

@@ -2,9 +2,13 @@
 // object serves every concurrent query (analyse() is called from several threads at once).
 //   - MCTS over an Evaluator: a trained network (through the factory of serve/model.h) or random
 //     rollouts (the classical "mcts:" player spec); move infos come from the search's visits.
+//     A network with a points head also gives the expected final points difference
+//     (expectedPointsDiff): its predictions for the root and the searched moves' positions,
+//     weighted like the root's value (one for the root, a move's visits for its position).
 //   - Alpha-beta (the "alphabeta:" spec): no visits exist, so every root move is searched on its
 //     own to a fixed depth and its score is turned into a win probability (docs/analysis.md).
-//     Its expected points are those at the end of its principal variation.
+//     Its expected points (per side and their difference) are those at the end of its
+//     principal variation.
 #pragma once
 
 #include <array>
@@ -48,23 +52,17 @@ class Analyzer {
   virtual void clear_cache() {}
 };
 
-// The points each player is expected to hold when the game ends (State::points numbering), for
-// an Evaluator that predicts them (a network with a points head). An analyser whose Evaluator
-// also implements this reports them as rootInfo.expectedPoints where the game counts points;
-// without one the field is left out.
-class PointsPredictor {
- public:
-  virtual ~PointsPredictor() = default;
-  // Empty when this model has no points head.
-  virtual std::optional<std::array<double, 2>> expected_points(const State& state) = 0;
-};
-
 // rootInfo.expectedPoints, by side name like rootInfo.points (which the engine adds): the points
-// each side is expected to hold at the end of the game.
-void add_expected_points(Json& root_info, const Game& game, const std::array<double, 2>& expected);
+// each side is expected to hold at the end of the game; and expectedPointsDiff, the side to move's
+// minus the other's.
+void add_expected_points(Json& root_info, const Game& game, const State& state,
+                         const std::array<double, 2>& expected);
 
 struct MctsAnalyzerOptions {
   int default_visits = 200;
+  // The evaluator predicts final points differences (Evaluation::points: a network with a points
+  // head): report rootInfo.expectedPointsDiff where the game counts points.
+  bool predicts_points = false;
   double default_time = 0;
   float c_puct = 1.5f;
   int leaves_per_batch = 4;

@@ -27,7 +27,9 @@ std::vector<std::shared_ptr<Analyzer>> make_analyzers(const BackendOptions& o) {
       MctsAnalyzerOptions mo;
       mo.default_visits = o.default_visits;
       mo.description = "model " + o.models[i];
-      out.push_back(make_mcts_analyzer(game, make_model_evaluator(game, o.models[i], o.model), mo));
+      LoadedModel model = load_model_evaluator(game, o.models[i], o.model);
+      mo.predicts_points = model.predicts_points;
+      out.push_back(make_mcts_analyzer(game, std::move(model.evaluator), mo));
     }
   }
   return out;

@@ -1,5 +1,6 @@
 #include "serve/bot.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -84,20 +85,32 @@ BotMove choose_bot_move(AnalysisEngine& engine, const GameSession& session,
   }
   const Json& infos = final_response["moveInfos"];
   std::vector<Candidate> candidates;
+  std::vector<std::string> moves;
   for (const Json& m : infos) {
     Candidate c;
     c.visits = m.value("visits", 0.0);
     c.value = m.value("win", 0.0) + 0.5 * m.value("draw", 0.0);
     c.prior = m.value("prior", 0.0);
     candidates.push_back(c);
+    moves.push_back(m["move"].get<std::string>());
   }
   // Alpha-beta "visits" are nodes, not a preference: pick by value there.
   if (final_response["rootInfo"].contains("scoreCp")) {
     for (Candidate& c : candidates) c.visits = 0;
   }
+  // The moves the search never visited, from the policy: a level's random move may be any.
+  if (final_response.contains("policy")) {
+    const size_t searched = moves.size();
+    for (const auto& [move, prior] : final_response["policy"].items()) {
+      if (std::find(moves.begin(), moves.begin() + searched, move) != moves.begin() + searched)
+        continue;
+      candidates.push_back({0.0, 0.0, prior.get<double>()});
+      moves.push_back(move);
+    }
+  }
   Rng rng(mix_seed(seed, state.hash()));
   const int pick = pick_candidate(level, candidates, rng.uniform(), rng.uniform());
-  const Action a = game.parse_action(state, infos[pick]["move"].get<std::string>());
+  const Action a = game.parse_action(state, moves[pick]);
   out.analysis = final_response;
   return done(a, "search");
 }

@@ -22,6 +22,8 @@ struct ModelOptions {
 struct LoadedModel {
   std::shared_ptr<Evaluator> evaluator;
   std::string model_id;  // the model file's id (its metadata)
+  // The network has a points head: its evaluations carry Evaluation::points.
+  bool predicts_points = false;
 };
 
 // Loads `path` for `game` (refusing a model of another ruleset); throws std::runtime_error.

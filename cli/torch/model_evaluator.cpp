@@ -17,7 +17,9 @@ struct RegisterModelEvaluator {
           io.max_wait_us = 500;
           io.threads = o.threads;
           std::string id = model->metadata().model_id();
-          return serve::LoadedModel{std::make_shared<InferenceService>(model, io), std::move(id)};
+          const bool points = model->has_points_head();
+          return serve::LoadedModel{std::make_shared<InferenceService>(model, io), std::move(id),
+                                    points};
         });
   }
 } register_model_evaluator;

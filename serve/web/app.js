@@ -243,10 +243,13 @@ function renderAnalyse() {
   });
   $('an-turn').textContent = `turn ${an.cursor} of ${an.moves.length} · ${s.result ? 'game over' : `${s.toMove} to move`}`;
   const expected = an.top?.rootInfo?.expectedPoints;
+  const diff = an.top?.rootInfo?.expectedPointsDiff;
   const sides = rulesetOf(an.rules).sides;
+  const signed = (d) => (d > 0 ? '+' : '') + d;
   $('an-points').textContent = !rulesetOf(an.rules).countsPoints ? ''
     : `points ${s.points[0]} : ${s.points[1]}` +
-      (expected ? ` · expected ${expected[sides[0]]} : ${expected[sides[1]]}` : '');
+      (expected ? ` · expected ${expected[sides[0]]} : ${expected[sides[1]]}`
+        : diff !== undefined ? ` · expected at the end: ${an.top.toMove} ${signed(diff)}` : '');
   $('an-moves').replaceChildren(...an.moves.map((m, i) => {
     const li = document.createElement('li');
     li.textContent = m;

@@ -3,10 +3,13 @@
 
 #include <gtest/gtest.h>
 
-#include <set>
+#include <algorithm>
+#include <map>
 
 #include "engine/registry.h"
 #include "play/player.h"
+#include "play/time_manager.h"
+#include "tests/support/random_games.h"
 
 namespace pincer {
 namespace {
@@ -14,13 +17,23 @@ namespace {
 TEST(Levels, TableIsMonotone) {
   for (int l = kMinLevel + 1; l <= kMaxLevel; ++l) {
     const LevelSetting a = level_setting(l - 1), b = level_setting(l);
-    EXPECT_LT(a.visit_fraction, b.visit_fraction);
-    EXPECT_GE(a.temperature, b.temperature);
-    EXPECT_GE(a.policy_noise, b.policy_noise);
+    // Never less search, never more blunders, a pick no hotter at the same search...
+    EXPECT_LE(a.visit_fraction, b.visit_fraction);
+    EXPECT_GE(a.random_move, b.random_move);
+    EXPECT_GE(a.random_move + a.policy_noise, b.random_move + b.policy_noise);
+    if (a.visit_fraction == b.visit_fraction) EXPECT_GE(a.temperature, b.temperature);
+    if (a.visit_fraction > 0) EXPECT_GE(a.temperature, b.temperature);
+    // ... and each level stronger than the one below in at least one of them.
+    EXPECT_TRUE(b.visit_fraction > a.visit_fraction || b.random_move < a.random_move ||
+                b.policy_noise < a.policy_noise || b.temperature < a.temperature)
+        << "level " << l;
   }
   EXPECT_EQ(level_visits(level_setting(10), 800), 800);
-  EXPECT_EQ(level_visits(level_setting(1), 800), 2);
-  EXPECT_EQ(level_visits(level_setting(1), 10), 1);
+  EXPECT_EQ(level_visits(level_setting(1), 800), 1);
+  EXPECT_EQ(level_visits(level_setting(6), 800), 1);
+  EXPECT_EQ(level_visits(level_setting(7), 200), 25);
+  EXPECT_EQ(level_visits(level_setting(9), 200), 100);
+  EXPECT_EQ(level_visits(level_setting(9), 10), 5);
   EXPECT_THROW(level_setting(0), std::invalid_argument);
   EXPECT_THROW(level_setting(11), std::invalid_argument);
 }
@@ -37,7 +50,7 @@ TEST(Levels, LowLevelsSpreadTheirMoves) {
     const double u1 = (i % 97) / 97.0, u2 = (i % 101) / 101.0;
     ++counts[pick_candidate(level_setting(1), c, u1, u2)];
   }
-  EXPECT_GT(counts[1], 200);  // the policy's favourite comes up through the noise
+  EXPECT_GT(counts[1], 200);  // the others come up through the random moves
   EXPECT_GT(counts[2], 50);
   EXPECT_LT(counts[0], 700);
   // Values without visits (alpha-beta): temperature over values.
@@ -47,20 +60,47 @@ TEST(Levels, LowLevelsSpreadTheirMoves) {
   EXPECT_EQ(best, 100);  // a much worse move is never picked at a cool temperature
 }
 
-// The classical levels (mcts:...,level=N): a level-1 bot (one simulation, a hot pick, half its
-// moves any move at all) spreads its moves. On SE!ZE's start, where a full search settles on a
-// few moves (Seega's placement start has many equal ones, so a full search spreads there too).
+// A level's random move is any legal move, also one the search and the policy ignored; the
+// levels without random moves never play one.
+TEST(Levels, RandomMovesReachEveryMove) {
+  const std::vector<Candidate> c = {{1, 0.6, 0.9}, {0, 0.5, 0.1}, {0, 0.5, 0}, {0, 0.5, 0}};
+  for (int level : {1, 2}) {
+    int counts[4] = {0, 0, 0, 0};
+    for (int i = 0; i < 1000; ++i)
+      ++counts[pick_candidate(level_setting(level), c, i / 1000.0, (i % 97) / 97.0)];
+    const double expected = 1000 * level_setting(level).random_move / 4;  // per unsearched move
+    EXPECT_NEAR(counts[2], expected, 40) << level;
+    EXPECT_NEAR(counts[3], expected, 40) << level;
+  }
+  for (int l = 6; l <= kMaxLevel; ++l) {  // no random moves from level 6
+    for (int i = 0; i < 100; ++i) {
+      EXPECT_LT(pick_candidate(level_setting(l), c, i / 100.0, (i % 13) / 13.0), 2) << l;
+    }
+  }
+}
+
+// The classical levels (mcts:...,level=N): in a position where a capture is possible, a full
+// search keeps coming back to one move; a level-1 bot (one simulation, most of its moves any move
+// at all) spreads its moves.
 TEST(Levels, ClassicalMctsLevels) {
   const GamePtr game = load_game("seize-reference");
-  std::set<Action> low, high;
+  std::unique_ptr<State> sharp;
+  testing::play_random_game(*game->initial_state(), 3, 60, [&](const State& s, Action) {
+    if (!sharp && !s.outcome().over && sharpness(s) > 0) sharp = s.clone();
+  });
+  ASSERT_TRUE(sharp);
+  std::map<Action, int> low, high;
   for (uint64_t seed = 1; seed <= 24; ++seed) {
-    low.insert(make_player(game, "mcts:sims=200,rollout=30,level=1", seed)
-                   ->choose(*game->initial_state()));
-    high.insert(
-        make_player(game, "mcts:sims=200,rollout=30", seed)->choose(*game->initial_state()));
+    ++low[make_player(game, "mcts:sims=200,rollout=30,level=1", seed)->choose(*sharp)];
+    ++high[make_player(game, "mcts:sims=200,rollout=30", seed)->choose(*sharp)];
   }
+  const auto most = [](const std::map<Action, int>& m) {
+    int n = 0;
+    for (const auto& [a, k] : m) n = std::max(n, k);
+    return n;
+  };
   EXPECT_GE(low.size(), 6u);
-  EXPECT_LT(high.size(), low.size());
+  EXPECT_LT(most(low), most(high)) << low.size() << " vs " << high.size() << " distinct moves";
   EXPECT_THROW(make_player(game, "mcts:level=0", 1), std::invalid_argument);
   EXPECT_THROW(make_player(game, "mcts:level=11", 1), std::invalid_argument);
 }

@@ -1,6 +1,7 @@
 // Expected points in rootInfo: from an evaluator that predicts them (a network's points head,
-// faked here), from alpha-beta (the points at the end of its best line), and left out where the
-// game counts no points or the evaluator predicts none.
+// faked here; tests/train/serve_points_test.cpp runs a real one), from alpha-beta (the points at
+// the end of its best line), and left out where the game counts no points or the evaluator
+// predicts none.
 #include <gtest/gtest.h>
 
 #include "play/time_manager.h"
@@ -11,21 +12,27 @@
 namespace pincer::testing {
 namespace {
 
-// Uniform priors, an even value, and fixed expected points when `points` is set.
-class FakePointsModel : public Evaluator, public serve::PointsPredictor {
+// Uniform priors, an even value, and (when `points`) a predicted final points difference for the
+// side to move: its points now minus the other's, plus a quarter.
+class FakePointsModel : public Evaluator {
  public:
-  explicit FakePointsModel(std::optional<std::array<double, 2>> points) : points_(points) {}
+  explicit FakePointsModel(bool points) : points_(points) {}
   void evaluate(const std::vector<EvalRequest>& requests, std::vector<Evaluation>& out) override {
     out.resize(requests.size());
     for (size_t i = 0; i < requests.size(); ++i) {
       out[i].priors.assign(requests[i].legal->size(), 1.0f);
       out[i].wdl = {0.4f, 0.2f, 0.4f};
+      out[i].points.reset();
+      if (points_) out[i].points = diff_now(*requests[i].state) + 0.25f;
     }
   }
-  std::optional<std::array<double, 2>> expected_points(const State&) override { return points_; }
+  static float diff_now(const State& s) {
+    const std::array<int, 2> p = s.points();
+    return static_cast<float>(p[s.to_move()] - p[s.to_move() ^ 1]);
+  }
 
  private:
-  std::optional<std::array<double, 2>> points_;
+  bool points_;
 };
 
 serve::Json analyse(serve::Analyzer& a, const State& s) {
@@ -34,26 +41,69 @@ serve::Json analyse(serve::Analyzer& a, const State& s) {
   return a.analyze(s, req);
 }
 
-TEST(ExpectedPoints, FromAModelThatPredictsThem) {
+// A position of a random SE!ZE game where the side to move can capture.
+std::unique_ptr<State> capture_position(const Game& game, uint64_t seed) {
+  std::unique_ptr<State> found;
+  play_random_game(*game.initial_state(), seed, 60, [&](const State& s, Action) {
+    if (!found && !s.outcome().over && sharpness(s) > 0) found = s.clone();
+  });
+  return found;
+}
+
+// The root's figure is the network's predictions for the root (weight 1) and for each searched
+// move's position (weight: its visits), all for the side to move at the root; each move info
+// carries its own. Recomputed here from the response's moves and visits.
+TEST(ExpectedPoints, FromANetworkWithAPointsHead) {
   const GamePtr seize = load_game("seize-reference");
   serve::MctsAnalyzerOptions o;
-  o.default_visits = 20;
-  auto with = serve::make_mcts_analyzer(
-      seize, std::make_shared<FakePointsModel>(std::array<double, 2>{3.5, 1.254}), o);
-  const serve::Json r = analyse(*with, *seize->initial_state());
-  ASSERT_TRUE(r["rootInfo"].contains("expectedPoints")) << r.dump();
-  EXPECT_EQ(r["rootInfo"]["expectedPoints"], (serve::Json{{"gold", 3.5}, {"red", 1.25}}));
-  // A model without a points head, and a game that counts no points: no field.
-  auto without =
-      serve::make_mcts_analyzer(seize, std::make_shared<FakePointsModel>(std::nullopt), o);
-  EXPECT_FALSE(analyse(*without, *seize->initial_state())["rootInfo"].contains("expectedPoints"));
+  o.default_visits = 30;
+  o.predicts_points = true;
+  for (size_t cache : {size_t(0), size_t(1) << 12}) {
+    o.cache_entries = cache;
+    auto with = serve::make_mcts_analyzer(seize, std::make_shared<FakePointsModel>(true), o);
+    int captures_seen = 0;
+    for (uint64_t seed = 1; seed <= 3; ++seed) {
+      const std::unique_ptr<State> root = capture_position(*seize, seed);
+      ASSERT_TRUE(root);
+      const serve::Json r = analyse(*with, *root);
+      const int me = root->to_move();
+      double sum = FakePointsModel::diff_now(*root) + 0.25, weight = 1;
+      for (const serve::Json& m : r["moveInfos"]) {
+        auto child = root->clone();
+        child->apply(seize->parse_action(*root, m["move"].get<std::string>()));
+        const std::array<int, 2> p = child->points();
+        const double diff = child->outcome().over    ? p[me] - p[me ^ 1]
+                            : child->to_move() == me ? FakePointsModel::diff_now(*child) + 0.25
+                                                     : -(FakePointsModel::diff_now(*child) + 0.25);
+        ASSERT_TRUE(m.contains("expectedPointsDiff")) << m.dump();
+        EXPECT_NEAR(m["expectedPointsDiff"].get<double>(), diff, 0.006) << m.dump();
+        captures_seen += p[me] > root->points()[me];
+        sum += m["visits"].get<double>() * diff;
+        weight += m["visits"].get<double>();
+      }
+      ASSERT_TRUE(r["rootInfo"].contains("expectedPointsDiff")) << r.dump();
+      EXPECT_NEAR(r["rootInfo"]["expectedPointsDiff"].get<double>(), sum / weight, 0.006);
+      EXPECT_FALSE(r["rootInfo"].contains("expectedPoints"));  // no per-side figure from a net
+    }
+    EXPECT_GT(captures_seen, 0) << "no searched move changed the points";
+  }
+  // A network without a points head (its evaluations carry none, or the model says so), a game
+  // that counts no points, and rollouts: no field.
+  auto without = serve::make_mcts_analyzer(seize, std::make_shared<FakePointsModel>(false), o);
+  EXPECT_FALSE(
+      analyse(*without, *seize->initial_state())["rootInfo"].contains("expectedPointsDiff"));
+  o.predicts_points = false;
+  auto unsaid = serve::make_mcts_analyzer(seize, std::make_shared<FakePointsModel>(true), o);
+  EXPECT_FALSE(
+      analyse(*unsaid, *seize->initial_state())["rootInfo"].contains("expectedPointsDiff"));
+  o.predicts_points = true;
   const GamePtr seega = load_game("seega-5x5");
-  auto no_points = serve::make_mcts_analyzer(
-      seega, std::make_shared<FakePointsModel>(std::array<double, 2>{1, 1}), o);
-  EXPECT_FALSE(analyse(*no_points, *seega->initial_state())["rootInfo"].contains("expectedPoints"));
-  // Rollouts predict no points either.
+  auto no_points = serve::make_mcts_analyzer(seega, std::make_shared<FakePointsModel>(true), o);
+  EXPECT_FALSE(
+      analyse(*no_points, *seega->initial_state())["rootInfo"].contains("expectedPointsDiff"));
   auto rollouts = serve::make_player_analyzer(seize, "mcts:sims=10,rollout=10", 1);
-  EXPECT_FALSE(analyse(*rollouts, *seize->initial_state())["rootInfo"].contains("expectedPoints"));
+  EXPECT_FALSE(
+      analyse(*rollouts, *seize->initial_state())["rootInfo"].contains("expectedPointsDiff"));
 }
 
 TEST(ExpectedPoints, AlphaBetaExpectsTheCaptureItSees) {
@@ -83,6 +133,8 @@ TEST(ExpectedPoints, AlphaBetaExpectsTheCaptureItSees) {
       EXPECT_EQ(e, then[p]) << root.dump();
       gains += e > now[p];
     }
+    const int me = found->to_move();
+    EXPECT_EQ(root["expectedPointsDiff"].get<double>(), then[me] - then[me ^ 1]);
     ++checked;
   }
   EXPECT_GE(checked, 3);
