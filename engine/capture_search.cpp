@@ -5,10 +5,8 @@
 
 namespace pincer {
 
-namespace {
-
-// Moves the highest-keyed of [i, n) to i.
-void pick(std::vector<Action>& moves, std::vector<int>& caps, std::vector<int>& keys, size_t i) {
+void pick_next_move(std::vector<Action>& moves, std::vector<int>& caps, std::vector<int>& keys,
+                    size_t i) {
   size_t best = i;
   for (size_t j = i + 1; j < moves.size(); ++j) {
     if (keys[j] > keys[best]) best = j;
@@ -20,8 +18,6 @@ void pick(std::vector<Action>& moves, std::vector<int>& caps, std::vector<int>& 
   }
 }
 
-}  // namespace
-
 double score_win_probability(int score, double scale) {
   if (is_win_score(score)) return score > 0 ? 1.0 : 0.0;
   return 1.0 / (1.0 + std::exp(-score / scale));
@@ -29,6 +25,31 @@ double score_win_probability(int score, double scale) {
 
 CaptureSearch::CaptureSearch(const Heuristic& heuristic, int max_qdepth)
     : heuristic_(heuristic), max_qdepth_(std::clamp(max_qdepth, 0, 32)) {}
+
+template <class SearchChild>
+int CaptureSearch::best_of_moves(const State& s, int ply, int best, int alpha, int beta,
+                                 SearchChild search_child) {
+  std::vector<Action>& moves = moves_[ply];
+  std::vector<int>& caps = caps_[ply];
+  std::vector<int>& keys = keys_[ply];
+  for (size_t i = 0; i < moves.size(); ++i) {
+    pick_next_move(moves, caps, keys, i);
+    auto child = s.clone();
+    child->apply(moves[i]);
+    // A child whose mover is the same player keeps the window; otherwise it is negated.
+    const int v = child->to_move() == s.to_move() ? search_child(*child, alpha, beta)
+                                                  : -search_child(*child, -beta, -alpha);
+    if (stopped_) return 0;
+    if (v > best) {
+      best = v;
+      if (v > alpha) {
+        alpha = v;
+        if (alpha >= beta) break;
+      }
+    }
+  }
+  return best;
+}
 
 int CaptureSearch::quiesce(const State& s, int alpha, int beta, int ply, int qdepth) {
   if (tick()) return 0;
@@ -38,7 +59,6 @@ int CaptureSearch::quiesce(const State& s, int alpha, int beta, int ply, int qde
   if (qdepth >= max_qdepth_ || ply >= kMaxSearchPly - 1) return stand;
   if (stand >= beta) return stand;
   if (stand > alpha) alpha = stand;
-  int best = stand;
 
   std::vector<Action>& moves = moves_[ply];
   std::vector<int>& caps = caps_[ply];
@@ -53,29 +73,9 @@ int CaptureSearch::quiesce(const State& s, int alpha, int beta, int ply, int qde
   moves.resize(n);
   caps.resize(n);
   keys.assign(caps.begin(), caps.end());
-  for (size_t i = 0; i < n; ++i) {
-    pick(moves, caps, keys, i);
-    auto child = s.clone();
-    child->apply(moves[i]);
-    const bool same = child->to_move() == s.to_move();
-    const int v = same ? quiesce(*child, alpha, beta, ply + 1, qdepth + 1)
-                       : -quiesce(*child, -beta, -alpha, ply + 1, qdepth + 1);
-    if (stopped_) return 0;
-    if (v > best) {
-      best = v;
-      if (v > alpha) {
-        alpha = v;
-        if (alpha >= beta) break;
-      }
-    }
-  }
-  return best;
-}
-
-int CaptureSearch::child_value(const State& parent, const State& child, int depth, int alpha,
-                               int beta, int ply) {
-  return child.to_move() == parent.to_move() ? search(child, depth, alpha, beta, ply)
-                                             : -search(child, depth, -beta, -alpha, ply);
+  return best_of_moves(s, ply, stand, alpha, beta, [&](const State& child, int a, int b) {
+    return quiesce(child, a, b, ply + 1, qdepth + 1);
+  });
 }
 
 int CaptureSearch::search(const State& s, int depth, int alpha, int beta, int ply) {
@@ -90,22 +90,9 @@ int CaptureSearch::search(const State& s, int depth, int alpha, int beta, int pl
   if (moves.empty()) return heuristic_.evaluate(s);
   heuristic_.capture_points(s, moves, caps);
   keys.assign(caps.begin(), caps.end());  // captures first, costly moves last
-  int best = -2 * kWinScore;
-  for (size_t i = 0; i < moves.size(); ++i) {
-    pick(moves, caps, keys, i);
-    auto child = s.clone();
-    child->apply(moves[i]);
-    const int v = child_value(s, *child, depth - 1, alpha, beta, ply + 1);
-    if (stopped_) return 0;
-    if (v > best) {
-      best = v;
-      if (v > alpha) {
-        alpha = v;
-        if (alpha >= beta) break;
-      }
-    }
-  }
-  return best;
+  return best_of_moves(s, ply, -2 * kWinScore, alpha, beta, [&](const State& child, int a, int b) {
+    return search(child, depth - 1, a, b, ply + 1);
+  });
 }
 
 }  // namespace pincer

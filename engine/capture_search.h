@@ -29,6 +29,10 @@ inline int terminal_score(const Outcome& o, int to_move, int ply) {
 // exactly 1 or 0 for a found win or loss. `scale` > 0, in the heuristic's units.
 double score_win_probability(int score, double scale);
 
+// Move ordering by selection: swaps the highest-keyed of moves[i..] (with its caps and keys) to i.
+void pick_next_move(std::vector<Action>& moves, std::vector<int>& caps, std::vector<int>& keys,
+                    size_t i);
+
 class CaptureSearch {
  public:
   // `max_qdepth`: plies of captures followed (clamped to [0, 32]).
@@ -61,7 +65,11 @@ class CaptureSearch {
     if ((++nodes_ & 1023) == 0 && poll_ && poll_()) stopped_ = true;
     return stopped_;
   }
-  int child_value(const State& parent, const State& child, int depth, int alpha, int beta, int ply);
+  // The best value for `s`'s mover of moves_[ply] (tried in keys_[ply] order), starting from
+  // `best`, within (alpha, beta); `search_child(child, alpha, beta)` scores a child for its mover.
+  template <class SearchChild>
+  int best_of_moves(const State& s, int ply, int best, int alpha, int beta,
+                    SearchChild search_child);
 
   const Heuristic& heuristic_;
   int max_qdepth_;

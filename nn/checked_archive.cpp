@@ -3,24 +3,17 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <sstream>
 
 #include "engine/atomic_file.h"
 #include "nn/model.h"
+#include "nn/model_file.h"
 
 namespace pincer {
 
 torch::serialize::InputArchive read_checked_archive(const std::string& path, CheckedKind kind) {
   const std::string what = std::string(checked_kind_name(kind)) + " " + path;
-  if (!std::filesystem::exists(path)) throw ModelError(what + " does not exist");
-  std::string bytes;
-  try {
-    bytes = read_whole_file(path);
-  } catch (const std::exception& e) {
-    throw ModelError("cannot read " + what + ": " + e.what());
-  }
-  return read_checked_archive_bytes(bytes, kind, what);
+  return read_checked_archive_bytes(read_model_file_bytes(path, what), kind, what);
 }
 
 torch::serialize::InputArchive read_checked_archive_bytes(const std::string& bytes,

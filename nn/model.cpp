@@ -1,5 +1,4 @@
 #include <ATen/Parallel.h>
-#include <google/protobuf/text_format.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -11,6 +10,7 @@
 
 #include "engine/atomic_file.h"
 #include "nn/checked_archive.h"
+#include "nn/model_file.h"
 #include "nn/network.h"
 
 namespace pincer {
@@ -311,11 +311,7 @@ void Model::save(const std::string& path) const {
   impl_->net->save(archive);
   archive.write(kMetadataKey, bytes_to_tensor(meta_.SerializeAsString()));
   write_checked_archive(archive, CheckedKind::model, path);
-  std::string text;
-  google::protobuf::TextFormat::PrintToString(meta_, &text);
-  atomic_write_file(metadata_path(path),
-                    "# Metadata of " + std::filesystem::path(path).filename().string() +
-                        " (informational; the model file holds the authoritative copy)\n" + text);
+  write_metadata_copy(path, meta_);
 }
 
 std::unique_ptr<Model> Model::clone(const std::string& device) const {

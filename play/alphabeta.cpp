@@ -52,19 +52,6 @@ int reduction(int depth, int i, bool pv_node) {
   return std::clamp(r, 1, depth - 2);
 }
 
-// Moves the highest-keyed of [i, n) to i.
-void pick(std::vector<Action>& moves, std::vector<int>& caps, std::vector<int>& keys, size_t i) {
-  size_t best = i;
-  for (size_t j = i + 1; j < moves.size(); ++j) {
-    if (keys[j] > keys[best]) best = j;
-  }
-  if (best != i) {
-    std::swap(moves[i], moves[best]);
-    std::swap(caps[i], caps[best]);
-    std::swap(keys[i], keys[best]);
-  }
-}
-
 }  // namespace
 
 AlphaBeta::AlphaBeta(const Game& game, AlphaBetaOptions options)
@@ -175,7 +162,7 @@ int AlphaBeta::negamax(const State& s, int depth, int alpha, int beta, int ply) 
   int best = -kInf;
   Action best_move = -1;
   for (size_t i = 0; i < moves.size(); ++i) {
-    pick(moves, caps, keys, i);
+    pick_next_move(moves, caps, keys, i);
     const Action a = moves[i];
     if (futile && i > 0 && caps[i] <= 0 && keys[i] < kKillerKey) continue;
     auto child = s.clone();

@@ -10,6 +10,8 @@ packages=(build-essential cmake ninja-build ccache pkg-config clang libclang-rt-
   libhiredis-dev redis-server
   # Gloo's headers: torch c10d's ProcessGroupGloo.hpp includes them (data-parallel trainer).
   libgloo-dev
+  # libzip: checks the CRCs of model files of older builds before `pincer model convert`.
+  libzip-dev
   # OpenBLAS (OpenMP build): LibTorch's CPU matrix products go through the system BLAS, and
   # Debian's default is the slow reference one (docs/training.md, "Network speed").
   libopenblas0-openmp)

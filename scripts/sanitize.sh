@@ -1,25 +1,26 @@
 #!/usr/bin/env bash
-# Sanitizer runs (part of scripts/test.sh): Debug builds (asserts on, -O1) with
+# Sanitizer runs (part of scripts/test.sh; docs/testing.md says what each covers): Debug builds
+# (asserts on, -O1) with
 #   build-asan/  AddressSanitizer + UndefinedBehaviorSanitizer: every torch-free suite (engine,
-#                mcts, play, book, serve), the CLI tests and the browser test;
+#                mcts, play, book, serve, store), the CLI tests and the browser test;
 #   build-tsan/  ThreadSanitizer: the threaded torch-free suites (mcts: parallel search and the
-#                batch stepper; play: matches and ladders on threads) and, with
-#                PINCER_SANITIZE_TORCH=tsan, the threaded torch suites (tests/train): the inference service, self-play, the loop's stop/join and
-#                failure paths, the gatekeeper, the net player, readers of a model being replaced.
-#                LibTorch itself is not instrumented; its threads stay out of the picture because
-#                these tests run torch with one intra-op thread (tsan.supp lists what remains).
-# PINCER_SANITIZE_TORCH=0 (the default) leaves the torch suites out (a torch-free build-tsan/:
-# instrumenting nn/, train/ and cli/torch/ costs 15+ minutes of a 2-core CI run);
-# PINCER_SANITIZE_TORCH=tsan adds them to build-tsan/ (run before each merge of torch-side code);
+#                batch stepper; play: matches and ladders on threads) and the threaded torch tests
+#                (pincer_tests_train_threads: the inference service, self-play, the loop's
+#                stop/join and failure paths, the gatekeeper, the net player, readers of a model
+#                being replaced). LibTorch itself is not instrumented; its threads stay out of the
+#                picture because these tests run torch with one intra-op thread (tsan.supp lists
+#                what remains).
+# PINCER_SANITIZE_TORCH=tsan (the default) builds nn/ and train/ into build-tsan/ only for that
+# small binary; PINCER_SANITIZE_TORCH=0 leaves the torch tests out (a torch-free build-tsan/);
 # PINCER_SANITIZE_TORCH=1 also builds them into build-asan/ and runs every tests/train suite but
-# the learning ones there (by hand: instrumenting nn/ and train/ twice costs more CI time than
-# there is).
+# the learning ones there (by hand, before merging torch-side code: instrumenting nn/ and train/
+# a second time costs more CI time than there is).
 # Usage: scripts/sanitize.sh [asan|tsan]...   (default: both)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 kinds=${*:-asan tsan}
-torch_tsan=${PINCER_SANITIZE_TORCH:-0}  # 0 (default), tsan or 1 (both)
+torch_tsan=${PINCER_SANITIZE_TORCH:-tsan}  # 0, tsan (default) or 1 (both)
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$root/scripts/tsan.supp"
@@ -37,7 +38,9 @@ for kind in $kinds; do
   { [ "$torch_tsan" = 1 ] || { [ "$torch_tsan" = tsan ] && [ $kind = tsan ]; }; } && torch=ON
   cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
     -DPINCER_SANITIZE=$sanitize -DPINCER_WITH_TORCH=$torch > "$dir.log" 2>&1 || { cat "$dir.log"; exit 1; }
-  [ $torch = ON ] && targets="$targets pincer_tests_train"
+  if [ $torch = ON ]; then
+    if [ $kind = asan ]; then targets="$targets pincer_tests_train"; else targets="$targets pincer_tests_train_threads"; fi
+  fi
   cmake --build "$dir" -j2 --target $targets >> "$dir.log" 2>&1 || { tail -50 "$dir.log"; exit 1; }
   rm -f "$dir.log"
   built=$((SECONDS - start))
@@ -51,7 +54,7 @@ for kind in $kinds; do
     if [ $torch = ON ]; then
       # The torch tests that start threads (the seize-tiny loop and the learning runs are the
       # same threads for longer).
-      PINCER_SOURCE_DIR=$root "$dir/tests/pincer_tests_train" --gtest_brief=1 --gtest_filter=\
+      PINCER_SOURCE_DIR=$root "$dir/tests/pincer_tests_train_threads" --gtest_brief=1 --gtest_filter=\
 'Inference.*:SelfPlay.*:Loop.AGate*:Loop.AConfig*:Loop.SelfPlayFailure*:Gatekeeper.*:NetPlayer.*:AtomicFile.Concurrent*'
     fi
   fi

@@ -61,7 +61,7 @@ LabelledGame play_labelled_game(const Game& game, const WarmStartConfig& c, uint
       m.add_policy_actions(a);
       m.add_policy(a == info.best ? (legal.size() > 1 ? 1 - c.policy_smoothing() : 1.0f) : rest);
     }
-    m.set_root_value(static_cast<float>(warm_start_win_probability(info.score, c.value_scale())));
+    m.set_root_value(static_cast<float>(score_win_probability(info.score, c.value_scale())));
     m.set_full_search(true);
     const size_t ply = static_cast<size_t>(plies);
     Action played = info.best;
@@ -126,11 +126,6 @@ Batch make_batch(const Game& game, const Model& model, const std::vector<const S
 }
 
 }  // namespace
-
-double warm_start_win_probability(int score, double scale) {
-  if (AlphaBeta::is_win(score)) return score > 0 ? 1.0 : 0.0;
-  return 1.0 / (1.0 + std::exp(-score / scale));
-}
 
 void add_warm_start_samples(const Game& game, const GameRecord& record, double result_weight,
                             std::vector<Sample>& out) {

@@ -21,9 +21,6 @@
 
 namespace pincer {
 
-// Search score (for the side to move, AlphaBeta's scale) to a win probability.
-double warm_start_win_probability(int score, double scale);
-
 struct WarmStartData {
   std::vector<GameRecord> records;  // the labelled games (policy and root value per move)
   std::vector<Sample> samples;      // their positions in game order, deterministic for a seed

@@ -7,8 +7,10 @@
 #include <filesystem>
 
 #include "engine/atomic_file.h"
+#include "engine/checked_file.h"
 #include "engine/registry.h"
 #include "nn/model.h"
+#include "nn/model_file.h"
 #include "nn/network.h"
 #include "tests/train/helpers.h"
 #include "train/run_dir.h"
@@ -38,6 +40,25 @@ std::string load_error(const std::string& path, const Game& game) {
 std::string flip_bit(std::string bytes, size_t at) {
   bytes[at] = static_cast<char>(bytes[at] ^ 0x10);
   return bytes;
+}
+
+// The layout before checked files: the torch archive alone, written to `path`.
+void save_bare_archive(const Model& model, const std::string& path) {
+  torch::serialize::OutputArchive archive;
+  model.impl().net->save(archive);
+  archive.write("pincer_metadata", bytes_to_tensor(model.metadata().SerializeAsString()));
+  archive.save_to(path);
+}
+
+// Both models give the same policy on the start position.
+void expect_same_outputs(Model& a, Model& b, const Game& game) {
+  std::vector<float> input(a.input_size());
+  game.initial_state()->encode(input.data());
+  std::vector<float> pa(a.num_actions()), pb(b.num_actions());
+  float wdl_a[3], wdl_b[3];
+  a.infer(input.data(), 1, pa.data(), wdl_a);
+  b.infer(input.data(), 1, pb.data(), wdl_b);
+  EXPECT_EQ(pa, pb);
 }
 
 TEST(CheckedFiles, CutModelFilesAreRefusedNamingTheFile) {
@@ -128,23 +149,75 @@ TEST(CheckedFiles, BareTorchArchivesOfOlderBuildsStillLoad) {
   ScratchDir dir("checked-legacy");
   GamePtr game = make_tictactoe();
   auto model = Model::create(*game, small_net(), "cpu", 3);
-  // The layout before checked files: the torch archive alone.
-  torch::serialize::OutputArchive archive;
-  model->impl().net->save(archive);
-  archive.write("pincer_metadata", bytes_to_tensor(model->metadata().SerializeAsString()));
-  archive.save_to(dir / "old.pt");
+  save_bare_archive(*model, dir / "old.pt");
   auto old = Model::load(dir / "old.pt", *game);
   EXPECT_EQ(old->metadata().SerializeAsString(), model->metadata().SerializeAsString());
-  std::vector<float> input(model->input_size());
-  game->initial_state()->encode(input.data());
-  std::vector<float> a(model->num_actions()), b(model->num_actions());
-  float wdl_a[3], wdl_b[3];
-  model->infer(input.data(), 1, a.data(), wdl_a);
-  old->infer(input.data(), 1, b.data(), wdl_b);
-  EXPECT_EQ(a, b);
+  expect_same_outputs(*model, *old, *game);
   // Saved again, it has the header.
   old->save(dir / "new.pt");
   EXPECT_EQ(read_whole_file(dir / "new.pt").substr(1, 6), "PINCER");
+}
+
+TEST(CheckedFiles, ConvertingABareArchiveAddsTheHeaderAndKeepsEveryByte) {
+  ScratchDir dir("checked-convert");
+  GamePtr game = make_tictactoe();
+  auto model = Model::create(*game, small_net(), "cpu", 4);
+  save_bare_archive(*model, dir / "old.pt");
+  const std::string old_bytes = read_whole_file(dir / "old.pt");
+  EXPECT_EQ(convert_model_file(dir / "old.pt", dir / "new.pt", *game), ConvertResult::converted);
+  EXPECT_EQ(read_whole_file(dir / "old.pt"), old_bytes);
+  const std::string converted = read_whole_file(dir / "new.pt");
+  EXPECT_EQ(converted, wrap_checked(old_bytes, CheckedKind::model));
+  const Unwrapped file = unwrap_checked(converted, CheckedKind::model);
+  EXPECT_TRUE(file.ok && !file.legacy) << file.error;
+  auto loaded = Model::load(dir / "new.pt", *game);
+  EXPECT_EQ(loaded->metadata().SerializeAsString(), model->metadata().SerializeAsString());
+  expect_same_outputs(*model, *loaded, *game);
+  // The metadata copy is the one Model::save writes.
+  model->save(dir / "saved.pt");
+  std::string meta = read_whole_file(Model::metadata_path(dir / "new.pt"));
+  std::string saved_meta = read_whole_file(Model::metadata_path(dir / "saved.pt"));
+  EXPECT_EQ(meta.substr(meta.find('\n')), saved_meta.substr(saved_meta.find('\n')));
+  // In place, and again: the second time there is nothing to do.
+  EXPECT_EQ(convert_model_file(dir / "old.pt", dir / "old.pt", *game), ConvertResult::converted);
+  EXPECT_EQ(read_whole_file(dir / "old.pt"), converted);
+  EXPECT_EQ(convert_model_file(dir / "old.pt", dir / "old.pt", *game),
+            ConvertResult::already_checked);
+  EXPECT_EQ(read_whole_file(dir / "old.pt"), converted);
+}
+
+TEST(CheckedFiles, ConvertRefusesDamagedAndWrongFilesAndWritesNothing) {
+  ScratchDir dir("checked-convert-bad");
+  GamePtr game = make_tictactoe();
+  auto model = Model::create(*game, small_net(), "cpu", 5);
+  save_bare_archive(*model, dir / "old.pt");
+  const std::string good = read_whole_file(dir / "old.pt");
+  const std::string in = dir / "in.pt", out = dir / "out.pt";
+  std::vector<std::string> bad = {"", "not a model", good.substr(0, good.size() / 2),
+                                  good.substr(0, good.size() - 1)};
+  // Bits flipped inside the archive: in a tensor's bytes (the middle of the file) and in the
+  // zip's directory at the end.
+  for (size_t at : {good.size() / 3, good.size() / 2, good.size() - 30}) {
+    bad.push_back(flip_bit(good, at));
+  }
+  for (size_t i = 0; i < bad.size(); ++i) {
+    atomic_write_file(in, bad[i]);
+    try {
+      convert_model_file(in, out, *game);
+      ADD_FAILURE() << "damaged file " << i << " converted";
+    } catch (const ModelError& e) {
+      EXPECT_NE(std::string(e.what()).find(in), std::string::npos) << i << ": " << e.what();
+    }
+    EXPECT_FALSE(std::filesystem::exists(out)) << i;
+    EXPECT_FALSE(std::filesystem::exists(Model::metadata_path(out))) << i;
+    // In place, the damaged file stays as it was.
+    EXPECT_THROW(convert_model_file(in, in, *game), ModelError) << i;
+    EXPECT_EQ(read_whole_file(in), bad[i]) << i;
+  }
+  // A model of another game is refused too.
+  EXPECT_THROW(convert_model_file(dir / "old.pt", out, *load_game("seize-reference")), ModelError);
+  EXPECT_FALSE(std::filesystem::exists(out));
+  EXPECT_THROW(convert_model_file(dir / "missing.pt", out, *game), ModelError);
 }
 
 }  // namespace

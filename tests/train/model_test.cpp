@@ -1,5 +1,5 @@
 // nn/: model files (round trip, metadata, refusal under other rules or encodings, damaged
-// files), atomic writes, and the batching inference service.
+// files) and atomic writes (the threaded tests of nn/ are in inference_test.cpp).
 #include "nn/model.h"
 
 #include <gtest/gtest.h>
@@ -7,38 +7,17 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <thread>
 
 #include "engine/atomic_file.h"
 #include "engine/registry.h"
-#include "nn/inference.h"
 #include "nn/network.h"
 #include "tests/train/helpers.h"
+#include "tests/train/small_net.h"
 
 namespace pincer::testing {
 namespace {
 
 namespace fs = std::filesystem;
-
-NetworkConfig small_net() {
-  NetworkConfig n;
-  n.set_blocks(1);
-  n.set_channels(8);
-  return n;
-}
-
-std::vector<float> run(Model& m, const Game& game, const std::vector<std::string>& positions,
-                       std::vector<float>* wdl_out = nullptr) {
-  const int size = m.input_size();
-  std::vector<float> input(positions.size() * size);
-  for (size_t i = 0; i < positions.size(); ++i) {
-    game.parse_state(positions[i])->encode(input.data() + i * size);
-  }
-  std::vector<float> logits(positions.size() * m.num_actions()), wdl(positions.size() * 3);
-  m.infer(input.data(), static_cast<int>(positions.size()), logits.data(), wdl.data());
-  if (wdl_out) *wdl_out = wdl;
-  return logits;
-}
 
 TEST(Model, SaveLoadRoundTripKeepsWeightsAndMetadata) {
   ScratchDir dir("model");
@@ -215,105 +194,6 @@ TEST(AtomicFile, ReplacesWholeFilesAndLeavesNoTemporaries) {
   // A failed write leaves the old file as it was.
   EXPECT_THROW(atomic_write_file(dir / "no/such/dir/f.bin", "x"), std::runtime_error);
   EXPECT_EQ(read_whole_file(path), big);
-}
-
-TEST(AtomicFile, ConcurrentReadersNeverSeeAPartialModel) {
-  ScratchDir dir("atomic-model");
-  GamePtr game = make_tictactoe();
-  auto a = Model::create(*game, small_net(), "cpu", 1);
-  const std::string path = dir / "best.pt";
-  a->save(path);
-  std::atomic<bool> done{false};
-  std::atomic<int> loads{0}, failures{0};
-  std::thread reader([&] {
-    while (!done) {
-      try {
-        Model::load(path, *game);
-        ++loads;
-      } catch (const std::exception&) {
-        ++failures;
-      }
-    }
-  });
-  for (int i = 0; i < 30; ++i) a->save(path);
-  done = true;
-  reader.join();
-  EXPECT_GT(loads.load(), 0);
-  EXPECT_EQ(failures.load(), 0);
-}
-
-TEST(Inference, MatchesTheNetworkAndBatchesConcurrentCallers) {
-  GamePtr game = make_tictactoe();
-  std::shared_ptr<Model> model = Model::create(*game, small_net(), "cpu", 3);
-  auto reference = model->clone();
-  InferenceOptions o;
-  o.max_batch = 32;
-  o.max_wait_us = 20000;
-  o.expected_callers = 8;
-  InferenceService service(model, o);
-
-  const std::vector<std::string> texts = {".../.../... x", "x.o/.x./... o", "xxo/oox/x.. o",
-                                          "x../.o./... x"};
-  std::vector<std::unique_ptr<State>> states;
-  std::vector<std::vector<Action>> legal(texts.size());
-  for (size_t i = 0; i < texts.size(); ++i) {
-    states.push_back(game->parse_state(texts[i]));
-    states[i]->legal_actions(legal[i]);
-  }
-  // Expected answers: softmax of the raw logits over the legal actions.
-  std::vector<float> wdl;
-  const auto logits = run(*reference, *game, texts, &wdl);
-  std::vector<std::thread> threads;
-  std::atomic<int> wrong{0};
-  for (int t = 0; t < 8; ++t) {
-    threads.emplace_back([&] {
-      std::vector<EvalRequest> req;
-      for (size_t i = 0; i < texts.size(); ++i) req.push_back({states[i].get(), &legal[i]});
-      std::vector<Evaluation> out;
-      for (int rep = 0; rep < 20; ++rep) {
-        service.evaluate(req, out);
-        for (size_t i = 0; i < texts.size(); ++i) {
-          const float* lg = logits.data() + i * 9;
-          double sum = 0;
-          for (Action a : legal[i]) sum += std::exp(lg[a]);
-          for (size_t k = 0; k < legal[i].size(); ++k) {
-            if (std::fabs(out[i].priors[k] - std::exp(lg[legal[i][k]]) / sum) > 1e-5) ++wrong;
-          }
-          for (int k = 0; k < 3; ++k) {
-            if (std::fabs(out[i].wdl[k] - wdl[i * 3 + k]) > 1e-5) ++wrong;
-          }
-        }
-      }
-    });
-  }
-  for (auto& t : threads) t.join();
-  EXPECT_EQ(wrong.load(), 0);
-  const InferenceStats s = service.stats();
-  EXPECT_EQ(s.evals, 8u * 20u * texts.size());
-  // Eight callers of four positions each merge into batches larger than one call.
-  EXPECT_GT(s.avg_batch(), 4.0);
-  EXPECT_LE(s.avg_batch(), 32.0);
-  EXPECT_GT(s.evals_per_s(), 0.0);
-}
-
-TEST(Inference, SplitsCallsLargerThanTheBatch) {
-  GamePtr game = make_tictactoe();
-  std::shared_ptr<Model> model = Model::create(*game, small_net(), "cpu", 3);
-  InferenceOptions o;
-  o.max_batch = 3;
-  InferenceService service(model, o);
-  auto s = game->initial_state();
-  std::vector<Action> legal;
-  s->legal_actions(legal);
-  std::vector<EvalRequest> req(10, EvalRequest{s.get(), &legal});
-  std::vector<Evaluation> out;
-  service.evaluate(req, out);
-  ASSERT_EQ(out.size(), 10u);
-  for (const auto& e : out) {
-    ASSERT_EQ(e.priors.size(), 9u);
-    for (int k = 0; k < 9; ++k) EXPECT_NEAR(e.priors[k], out[0].priors[k], 1e-5);
-  }
-  EXPECT_EQ(service.stats().batches, 4u);
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <filesystem>
 
+#include "engine/capture_search.h"
 #include "tests/train/helpers.h"
 #include "train/config.h"
 #include "train/records.h"
@@ -44,11 +45,11 @@ Action top_legal_move(Model& m, const State& state) {
 }
 
 TEST(WarmStart, WinProbabilityFromSearchScores) {
-  EXPECT_DOUBLE_EQ(warm_start_win_probability(0, 250), 0.5);
-  EXPECT_GT(warm_start_win_probability(300, 250), 0.7);
-  EXPECT_LT(warm_start_win_probability(-300, 250), 0.3);
-  EXPECT_EQ(warm_start_win_probability(1000000 - 5, 250), 1.0);  // a found win
-  EXPECT_EQ(warm_start_win_probability(-1000000 + 5, 250), 0.0);
+  EXPECT_DOUBLE_EQ(score_win_probability(0, 250), 0.5);
+  EXPECT_GT(score_win_probability(300, 250), 0.7);
+  EXPECT_LT(score_win_probability(-300, 250), 0.3);
+  EXPECT_EQ(score_win_probability(1000000 - 5, 250), 1.0);  // a found win
+  EXPECT_EQ(score_win_probability(-1000000 + 5, 250), 0.0);
 }
 
 TEST(WarmStart, DefaultsAndRanges) {
