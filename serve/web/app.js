@@ -349,7 +349,10 @@ function longOf(short) {
 async function graphWholeGame() {
   if (an.moves.length === 0) return;
   const turns = [...Array(an.moves.length + 1).keys()];
-  const query = { id: 'graph', rules: an.rules, moves: an.moves, analyzeTurns: turns, maxVisits: 60, maxTime: 10 };
+  // Below the shown position's own analysis (priority 0): a long game's graph must not keep the
+  // top moves waiting.
+  const query = { id: 'graph', rules: an.rules, moves: an.moves, analyzeTurns: turns, maxVisits: 60, maxTime: 10,
+                  priority: -1 };
   if (an.position) query.position = an.position;
   try {
     const r = await api('POST', '/api/analyze', query);
