@@ -88,6 +88,7 @@ function renderPlay() {
     li.textContent = m.move + (m.captured.length ? ` x${m.captured.length}` : '');
     return li;
   }));
+  $('play-moves').scrollTop = $('play-moves').scrollHeight;  // the latest moves
   const pts = g.points;
   $('play-points').textContent = rulesetOf(g.rules).countsPoints
     ? `points ${g.sides[0]} ${pts[0]} : ${pts[1]} ${g.sides[1]}` : '';
@@ -203,6 +204,15 @@ const an = { rules: '', position: '', moves: [], cursor: 0, state: null, stream:
 // Loads can overlap (a game chosen, then a position loaded at once): only the newest one's answer
 // is shown, whatever order the answers come back in.
 let loadSerial = 0;
+// Scrolls the list `box` (not the page) so that `item` is visible.
+function keepInView(box, item) {
+  if (!item) return;
+  const top = item.offsetTop - box.offsetTop;
+  if (top < box.scrollTop || top + item.offsetHeight > box.scrollTop + box.clientHeight) {
+    box.scrollTop = top - box.clientHeight / 2;
+  }
+}
+
 async function loadPosition() {
   const serial = ++loadSerial;
   const rules = an.rules;
@@ -257,6 +267,7 @@ function renderAnalyse() {
     li.addEventListener('click', () => { an.cursor = i + 1; loadPosition(); });
     return li;
   }));
+  keepInView($('an-moves'), $('an-moves').querySelector('.current'));
   const rows = (an.top?.moveInfos || []).slice(0, 8).map((m) => {
     const tr = document.createElement('tr');
     for (const v of [m.move, pct(m.win), pct(m.draw), pct(m.loss), m.visits, (m.pv || []).slice(0, 6).join(' ')]) {

@@ -102,9 +102,15 @@ try {
   log(`top moves: ${rows.length}, first: ${rows[0]}`);
   await page.waitForFunction(() => document.querySelector('#an-graph .winline')?.getAttribute('points').split(' ').length > 2,
                              { timeout: 30000 });
+  // One turn back: wait for that turn's own analysis (the last turn's stays shown until the new
+  // position arrives).
+  const turns = await page.$eval('#an-turn', (e) => Number(e.textContent.match(/of (\d+)/)[1]));
   await page.click('#an-prev');
-  await page.waitForFunction(() => document.getElementById('an-status').dataset.done === '1' &&
-                                   document.querySelectorAll('#an-board .arrow').length > 0, { timeout: 30000 });
+  await page.waitForFunction((t) => document.getElementById('an-turn').textContent.startsWith(`turn ${t} of`) &&
+                                    document.getElementById('an-status').dataset.done === '1' &&
+                                    document.querySelectorAll('#an-top tbody tr').length > 0 &&
+                                    document.querySelectorAll('#an-board .arrow').length > 0,
+                             { timeout: 30000 }, turns - 1);
   await page.screenshot({ path: path.join(shots, 'analyse.png'), fullPage: true });
   // Another game drawn from its own layout: Seega's start, then one placement by click.
   await page.select('#an-rules', 'seega-5x5');
