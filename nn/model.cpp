@@ -1,4 +1,5 @@
 #include <ATen/Parallel.h>
+#include <dlfcn.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -6,6 +7,7 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
+#include <mutex>
 #include <sstream>
 
 #include "engine/atomic_file.h"
@@ -119,7 +121,30 @@ std::pair<torch::Tensor, torch::Tensor> ResidualNetImpl::forward(torch::Tensor x
 
 namespace {
 
+// oneDNN's primitive cache holds 1024 compiled primitives by default, and inference needs about 15
+// for each batch size and precision (some 1900 for batches of 1 to 128). Once it is full,
+// oneDNN 2.6 (LibTorch 1.13) evicting primitives while other threads create theirs corrupts memory:
+// a gate starting while self-play runs got std::bad_alloc, std::bad_array_new_length and "broken
+// promise" from inference. With room for every shape nothing is evicted (and nothing compiled
+// twice).
+constexpr int kPrimitiveCacheCapacity = 65536;
+
+void enlarge_primitive_cache() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    // A oneDNN linked by LibTorch as a library exports its API; one built into LibTorch may not,
+    // and then reads the capacity from the environment when it creates its cache.
+    using SetCapacity = int (*)(int);
+    auto set =
+        reinterpret_cast<SetCapacity>(dlsym(RTLD_DEFAULT, "dnnl_set_primitive_cache_capacity"));
+    if (!set || set(kPrimitiveCacheCapacity) != 0) {
+      setenv("ONEDNN_PRIMITIVE_CACHE_CAPACITY", std::to_string(kPrimitiveCacheCapacity).c_str(), 0);
+    }
+  });
+}
+
 std::unique_ptr<Model::Impl> make_impl(const ModelMetadata& m, const std::string& device) {
+  enlarge_primitive_cache();
   auto impl = std::make_unique<Model::Impl>();
   impl->device = parse_device(device);
   impl->net = ResidualNet(m.network(), m.input_channels(), m.input_height(), m.input_width(),
