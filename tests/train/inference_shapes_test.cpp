@@ -51,9 +51,11 @@ TEST(InferenceShapes, NewServicesBesideABusyOneNeverFail) {
   s->legal_actions(legal);
   std::atomic<bool> done{false};
   std::atomic<int> failures{0}, calls{0};
-  auto drive = [&](InferenceService& service, int first, int last) {
+  // Calls of every batch size from `first` up to `largest`, then from 1 again, until `stop`.
+  auto drive = [&](InferenceService& service, int first, int largest,
+                   const std::atomic<bool>& stop) {
     std::vector<Evaluation> out;
-    for (int n = first; !done; n = n == last ? first : n + 1) {
+    for (int n = first; !stop; n = n % largest + 1) {
       try {
         service.evaluate(std::vector<EvalRequest>(n, EvalRequest{s.get(), &legal}), out);
         ++calls;
@@ -63,7 +65,7 @@ TEST(InferenceShapes, NewServicesBesideABusyOneNeverFail) {
     }
   };
   // "Self-play": every batch size from 1 to 200, over and over.
-  std::thread selfplay([&] { drive(*busy, 1, 200); });
+  std::thread selfplay([&] { drive(*busy, 1, 200, done); });
   // "Gates": two fresh models and services at a time, each driven by two callers, then dropped.
   const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(6);
   int gates = 0;
@@ -76,17 +78,7 @@ TEST(InferenceShapes, NewServicesBesideABusyOneNeverFail) {
     }
     std::atomic<bool> gate_done{false};
     for (int k = 0; k < 4; ++k) {
-      callers.emplace_back([&, k] {
-        std::vector<Evaluation> out;
-        for (int n = 1 + k; !gate_done; n = n % 60 + 1) {
-          try {
-            services[k % 2]->evaluate(std::vector<EvalRequest>(n, EvalRequest{s.get(), &legal}),
-                                      out);
-          } catch (const std::exception&) {
-            ++failures;
-          }
-        }
-      });
+      callers.emplace_back([&, k] { drive(*services[k % 2], 1 + k, 60, gate_done); });
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     gate_done = true;
@@ -95,8 +87,7 @@ TEST(InferenceShapes, NewServicesBesideABusyOneNeverFail) {
   }
   done = true;
   selfplay.join();
-  EXPECT_EQ(failures.load(), 0) << "after " << gates << " gates and " << calls.load()
-                                << " self-play calls";
+  EXPECT_EQ(failures.load(), 0) << "after " << gates << " gates and " << calls.load() << " calls";
   EXPECT_GT(gates, 3);
 }
 
