@@ -90,13 +90,18 @@ AnchoredElo fit_anchored_elo(const std::vector<AnchorGames>& games) {
   return r;
 }
 
+bool is_time_limited(const std::string& spec) {
+  return parse_player_spec(spec).args.count("time") > 0;
+}
+
 int nearest_ladder_player(const Ladder& ladder, double estimate,
-                          const std::vector<std::string>& played) {
+                          const std::vector<std::string>& played, bool time_limited) {
   int best = -1;
   double dist = 0;
   for (int i = 0; i < ladder.players_size(); ++i) {
     const LadderPlayer& p = ladder.players(i);
     if (std::find(played.begin(), played.end(), p.player()) != played.end()) continue;
+    if (!time_limited && is_time_limited(p.player())) continue;
     const double d = std::fabs(p.elo() - estimate);
     if (best < 0 || d < dist) best = i, dist = d;
   }
@@ -123,7 +128,7 @@ AnchorReport rate_model(const GamePtr& game, const RunConfig& cfg, const Ladder&
   AnchorReport report;
   std::vector<std::string> played;
   for (int k = 0; k < a.opponents(); ++k) {
-    const int i = nearest_ladder_player(ladder, estimate, played);
+    const int i = nearest_ladder_player(ladder, estimate, played, a.time_limited_opponents());
     if (i < 0) break;
     const LadderPlayer& opp = ladder.players(i);
     played.push_back(opp.player());

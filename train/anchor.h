@@ -38,10 +38,15 @@ struct AnchoredElo {
 // fit's standard error with the opponents' own (weighted by each opponent's information).
 AnchoredElo fit_anchored_elo(const std::vector<AnchorGames>& games);
 
-// The next opponent: the ladder player not in `played` whose rating is nearest `estimate`;
-// -1 when every player was played.
+// The next opponent: the ladder player not in `played` whose rating is nearest `estimate`,
+// skipping players limited by time (is_time_limited) unless `time_limited` is true; -1 when
+// none is left.
 int nearest_ladder_player(const Ladder& ladder, double estimate,
-                          const std::vector<std::string>& played);
+                          const std::vector<std::string>& played, bool time_limited = true);
+
+// Whether a player spec's strength depends on the machine's speed and load: it has a `time=`
+// argument (alphabeta:time=0.1, net:...,time=1).
+bool is_time_limited(const std::string& spec);
 
 struct AnchorReport {
   AnchoredElo rating;

@@ -67,6 +67,20 @@ TEST(Anchor, NearestOpponentNotYetPlayed) {
   EXPECT_EQ(nearest_ladder_player(l, 0, {"random", "greedy", "alphabeta:depth=1"}), -1);
 }
 
+TEST(Anchor, TimeLimitedOpponentsOnlyWhenAllowed) {
+  Ladder l = three_players();
+  LadderPlayer* timed = l.add_players();
+  timed->set_player("alphabeta:time=0.1");
+  timed->set_elo(900);
+  EXPECT_TRUE(is_time_limited("alphabeta:time=0.1"));
+  EXPECT_TRUE(is_time_limited("net:model=m.pt,sims=200,time=1"));
+  EXPECT_FALSE(is_time_limited("alphabeta:depth=3"));
+  EXPECT_FALSE(is_time_limited("random"));
+  EXPECT_EQ(l.players(nearest_ladder_player(l, 950, {}, true)).player(), "alphabeta:time=0.1");
+  EXPECT_EQ(l.players(nearest_ladder_player(l, 950, {}, false)).player(), "alphabeta:depth=1");
+  EXPECT_EQ(nearest_ladder_player(l, 0, {"random", "greedy", "alphabeta:depth=1"}, false), -1);
+}
+
 TEST(Anchor, LadderFilesAreChecked) {
   ScratchDir scratch("ladder");
   EXPECT_THROW(load_ladder(scratch / "missing.textproto"), std::runtime_error);
