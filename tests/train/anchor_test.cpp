@@ -9,6 +9,7 @@
 
 #include "engine/registry.h"
 #include "tests/train/helpers.h"
+#include "train/config.h"
 #include "train/report.h"
 #include "train/run_dir.h"
 
@@ -107,6 +108,26 @@ TEST(Anchor, LadderFilesAreChecked) {
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("seize-v0"), std::string::npos) << e.what();
   }
+}
+
+// Every shipped run config that anchors names a ladder of its own rules with fixed players to
+// rate against (anchors skip time-limited ones by default).
+TEST(Anchor, ShippedRunConfigsNameLaddersOfTheirRules) {
+  int anchored = 0;
+  for (const char* name :
+       {"seize-tiny", "seize", "seega", "dice", "dice-tiny", "corners", "corners-tiny"}) {
+    const RunConfig c = load_run_config(source_dir() + "/configs/runs/" + name + ".textproto");
+    if (c.anchor().ladder().empty()) continue;
+    ++anchored;
+    const GamePtr game = load_game(c.rules());
+    const Ladder l = load_ladder(source_dir() + "/" + c.anchor().ladder(), game.get());
+    int fixed_above_random = 0;
+    for (const LadderPlayer& p : l.players()) {
+      fixed_above_random += !is_time_limited(p.player()) && p.elo() > 0;
+    }
+    EXPECT_GE(fixed_above_random, 4) << name;
+  }
+  EXPECT_GE(anchored, 2);
 }
 
 TEST(Anchor, ReportPlotsAnchoredRows) {
