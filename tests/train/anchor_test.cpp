@@ -2,12 +2,14 @@
 // opponents, ladder files, and the report's anchored plots.
 #include "train/anchor.h"
 
+#include <google/protobuf/text_format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <fstream>
 
 #include "engine/registry.h"
+#include "nn/model.h"
 #include "tests/train/helpers.h"
 #include "train/config.h"
 #include "train/report.h"
@@ -80,6 +82,47 @@ TEST(Anchor, TimeLimitedOpponentsOnlyWhenAllowed) {
   EXPECT_EQ(l.players(nearest_ladder_player(l, 950, {}, true)).player(), "alphabeta:time=0.1");
   EXPECT_EQ(l.players(nearest_ladder_player(l, 950, {}, false)).player(), "alphabeta:depth=1");
   EXPECT_EQ(nearest_ladder_player(l, 0, {"random", "greedy", "alphabeta:depth=1"}, false), -1);
+}
+
+// A rating plays real games: against the fixed players nearest the estimate, never the
+// time-limited one between them unless the config allows it.
+TEST(Anchor, RatingPlaysFixedOpponentsUnlessTimeLimitedOnesAreAllowed) {
+  ScratchDir scratch("anchor-rate");
+  RunConfig cfg = tictactoe_config(tictactoe_rules(scratch.path()));
+  const GamePtr game = load_game(cfg.rules());
+  const std::string model_path = scratch / "m.pt";
+  Model::create(*game, cfg.network(), "cpu", 1)->save(model_path);
+  Ladder l;
+  for (auto [name, elo] : {std::pair<const char*, double>{"random", 0},
+                           {"alphabeta:time=0.01", 150},
+                           {"greedy", 200},
+                           {"alphabeta:depth=9", 400}}) {
+    LadderPlayer* p = l.add_players();
+    p->set_player(name);
+    p->set_elo(elo);
+    p->set_elo_low(elo - 50);
+    p->set_elo_high(elo + 50);
+  }
+  cfg.mutable_anchor()->set_ladder("unused: the ladder is passed");
+  cfg.mutable_anchor()->set_games(2);
+  cfg.mutable_anchor()->set_opponents(2);
+  cfg.mutable_anchor()->set_random_opening_plies(1);
+  cfg.mutable_anchor()->mutable_search()->set_simulations(8);
+  std::string text;
+  google::protobuf::TextFormat::PrintToString(cfg, &text);
+  cfg = parse_run_config(text, "anchor test config");  // completes the anchor's search
+  const AnchorReport fixed = rate_model(game, cfg, l, model_path, 140, 3);
+  ASSERT_EQ(fixed.opponents.size(), 2u);
+  EXPECT_EQ(fixed.opponents[0].player, "greedy");  // the fixed player nearest 140
+  for (const AnchorGames& g : fixed.opponents) {
+    EXPECT_FALSE(is_time_limited(g.player)) << g.player;
+    EXPECT_EQ(g.games, 2) << g.player;
+  }
+  EXPECT_EQ(fixed.rating.games, 4);
+  cfg.mutable_anchor()->set_time_limited_opponents(true);
+  const AnchorReport timed = rate_model(game, cfg, l, model_path, 140, 3);
+  ASSERT_FALSE(timed.opponents.empty());
+  EXPECT_EQ(timed.opponents[0].player, "alphabeta:time=0.01");
 }
 
 TEST(Anchor, LadderFilesAreChecked) {
