@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 
 #include "engine/registry.h"
@@ -157,9 +158,9 @@ TEST(Anchor, LadderFilesAreChecked) {
 // rate against (anchors skip time-limited ones by default).
 TEST(Anchor, ShippedRunConfigsNameLaddersOfTheirRules) {
   int anchored = 0;
-  for (const char* name :
-       {"seize-tiny", "seize", "seega", "dice", "dice-tiny", "corners", "corners-tiny"}) {
-    const RunConfig c = load_run_config(source_dir() + "/configs/runs/" + name + ".textproto");
+  for (const auto& entry : std::filesystem::directory_iterator(source_dir() + "/configs/runs")) {
+    const std::string name = entry.path().filename().string();
+    const RunConfig c = load_run_config(entry.path().string());
     if (c.anchor().ladder().empty()) continue;
     ++anchored;
     const GamePtr game = load_game(c.rules());
