@@ -1,4 +1,5 @@
 #include <ATen/Parallel.h>
+#include <ATen/autocast_mode.h>
 #include <dlfcn.h>
 #include <spdlog/spdlog.h>
 
@@ -111,6 +112,33 @@ NetOutput ResidualNetImpl::forward_all(torch::Tensor x) {
   v = torch::relu(value_fc1(v));
   out.value = value_fc2(v);
   if (!points_fc.is_empty()) out.points = points_fc(v).squeeze(1);
+  return out;
+}
+
+NetOutput ResidualNetImpl::forward_for_training(torch::Tensor x, Precision precision) {
+  if (precision != Precision::kBFloat16 || !x.device().is_cpu()) return forward_all(std::move(x));
+  // Autocast is thread-local; restored even if the forward pass throws.
+  struct CpuAutocast {
+    bool was_enabled = at::autocast::is_cpu_enabled();
+    at::ScalarType was_dtype = at::autocast::get_autocast_cpu_dtype();
+    CpuAutocast() {
+      at::autocast::set_cpu_enabled(true);
+      at::autocast::set_autocast_cpu_dtype(at::kBFloat16);
+    }
+    ~CpuAutocast() {
+      at::autocast::set_cpu_enabled(was_enabled);
+      at::autocast::set_autocast_cpu_dtype(was_dtype);
+      at::autocast::clear_cache();
+    }
+  };
+  NetOutput out;
+  {
+    CpuAutocast autocast;
+    out = forward_all(std::move(x));
+  }
+  out.policy = out.policy.to(torch::kFloat32);
+  out.value = out.value.to(torch::kFloat32);
+  if (out.points.defined()) out.points = out.points.to(torch::kFloat32);
   return out;
 }
 

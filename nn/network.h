@@ -33,6 +33,10 @@ struct ResidualNetImpl : torch::nn::Module {
   ResidualNetImpl(const NetworkConfig& config, int in_channels, int height, int width,
                   int num_actions, int policy_planes);
   NetOutput forward_all(torch::Tensor x);
+  // forward_all for a training step in `precision`: bfloat16 on the CPU runs the convolutions
+  // and dense layers in bfloat16 (torch's CPU autocast, with their gradients) while the weights,
+  // the optimizer and the outputs stay float32; float32 (or another device) is forward_all.
+  NetOutput forward_for_training(torch::Tensor x, Precision precision);
   // Policy and value only.
   std::pair<torch::Tensor, torch::Tensor> forward(torch::Tensor x);
   bool conv_policy() const { return !policy_out.is_empty(); }

@@ -183,6 +183,11 @@ RunConfig complete_run_config(RunConfig r, const std::string& origin) {
   c.range("trainer.total_steps", tr.total_steps(), 0, 1e12);
   c.range("trainer.threads", tr.threads(), 1, 256);
   c.range("trainer.root_value_weight", tr.root_value_weight(), 0, 1);
+  if (!tr.has_precision()) tr.set_precision("auto");
+  if (!valid_precision(tr.precision())) {
+    c.fail("trainer.precision", "\"" + tr.precision() + "\"",
+           "expected \"auto\", \"float32\" or \"bfloat16\"");
+  }
   if (opt.schedule() == "cosine" && tr.total_steps() == 0) {
     c.fail("trainer.optimizer.schedule", "\"cosine\"", "needs trainer.total_steps");
   }

@@ -30,8 +30,9 @@ struct Trainer::Impl {
   TrainerState state;
   std::set<std::string> ingested;
   Window window;
-  DataParallel* group = nullptr;  // data-parallel ranks (null: this process alone)
-  int micro_batches = 1;          // shards of each step computed here
+  DataParallel* group = nullptr;              // data-parallel ranks (null: this process alone)
+  int micro_batches = 1;                      // shards of each step computed here
+  Precision precision = Precision::kFloat32;  // of the training passes (trainer.precision)
 
   // Shards of a step's batch, over all ranks, and the first one this process computes.
   int shards() const { return (group ? group->world_size() : 1) * micro_batches; }
@@ -48,7 +49,8 @@ struct Trainer::Impl {
       : game(std::move(g)),
         cfg(c),
         dir(d),
-        window(c.trainer().window_positions(), c.trainer().root_value_weight()) {}
+        window(c.trainer().window_positions(), c.trainer().root_value_weight()),
+        precision(parse_precision(c.trainer().precision())) {}
 
   void make_optimizer() {
     const auto& o = cfg.trainer().optimizer();
@@ -256,6 +258,8 @@ Trainer::Trainer(GamePtr game, const RunConfig& config, const RunDir& dir, DataP
     spdlog::info("trainer starts from {}", m.model->metadata().model_id());
   }
   m.model->impl().net->train();
+  if (!m.model->impl().device.is_cpu()) m.precision = Precision::kFloat32;  // CPU autocast only
+  spdlog::info("trainer: {} training passes", precision_name(m.precision));
   if (group) {
     if (!follower) {
       group->broadcast_bytes(m.checkpoint_bytes());
@@ -386,7 +390,7 @@ Trainer::Impl::Losses Trainer::Impl::shard_losses(int64_t step, int shard, int s
                .view({batch, m.model->metadata().input_channels(),
                       m.model->metadata().input_height(), m.model->metadata().input_width()})
                .to(dev);
-  NetOutput out = net->forward_all(x);
+  NetOutput out = net->forward_for_training(x, m.precision);
   auto masked = out.policy.masked_fill(mask.to(dev) == 0, -1e9f);
   auto hp_dev = has_policy.to(dev);
   auto per_sample = -(target.to(dev) * torch::log_softmax(masked, 1)).sum(1) * hp_dev;

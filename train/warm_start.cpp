@@ -226,8 +226,8 @@ void evaluate_holdout(Model& model, const Game& game, const std::vector<const Sa
 }  // namespace
 
 PretrainStats pretrain_model(Model& model, const Game& game, const WarmStartData& data,
-                             const WarmStartConfig& c, uint64_t seed, const std::atomic<bool>* stop,
-                             const PretrainProgress& progress) {
+                             const WarmStartConfig& c, uint64_t seed, Precision precision,
+                             const std::atomic<bool>* stop, const PretrainProgress& progress) {
   const double t0 = now_s();
   // Hold out every 20th position block by game: positions of one game are alike, so split by
   // sample index in runs of 64 (about a game) to keep the holdout honest.
@@ -251,7 +251,9 @@ PretrainStats pretrain_model(Model& model, const Game& game, const WarmStartData
     if (stop && stop->load()) break;
     for (auto& p : picked) p = train[pick(rng)];
     Batch b = make_batch(game, model, picked, &rng);
-    auto [logits, value] = net->forward(b.input.to(dev));
+    NetOutput out = net->forward_for_training(b.input.to(dev), precision);
+    auto& logits = out.policy;
+    auto& value = out.value;
     auto masked = logits.masked_fill(b.mask.to(dev) == 0, -1e9f);
     auto policy_loss = -(b.target.to(dev) * torch::log_softmax(masked, 1)).sum(1).mean();
     auto value_loss = -(b.wdl.to(dev) * torch::log_softmax(value, 1)).sum(1).mean();
@@ -394,7 +396,8 @@ std::unique_ptr<Model> make_initial_model(const Game& game, const RunConfig& con
   stopped();
   spdlog::info("warm start: {} games, {} positions in {:.0f} s (mean search depth {:.1f})",
                data.games, data.samples.size(), data.seconds, data.mean_depth);
-  const PretrainStats st = pretrain_model(*model, game, data, c, config.seed(), stop);
+  const PretrainStats st = pretrain_model(*model, game, data, c, config.seed(),
+                                          parse_precision(config.trainer().precision()), stop);
   stopped();
   spdlog::info(
       "warm start: {} steps in {:.0f} s, loss p {:.3f} v {:.3f}; held out {} positions: the "

@@ -76,9 +76,10 @@ struct PretrainProgress {
 };
 
 // Trains `model` on `data` (every 20th game held out for the stats) with Adam and a cosine
-// schedule, using the game's symmetries as augmentation.
+// schedule, using the game's symmetries as augmentation, its passes in `precision`
+// (trainer.precision of the run).
 PretrainStats pretrain_model(Model& model, const Game& game, const WarmStartData& data,
-                             const WarmStartConfig& config, uint64_t seed,
+                             const WarmStartConfig& config, uint64_t seed, Precision precision,
                              const std::atomic<bool>* stop = nullptr,
                              const PretrainProgress& progress = {});
 

@@ -25,6 +25,7 @@ struct Options {
   std::string records;
   std::string save_records;
   int save_every = 0;
+  std::string precision;  // "" = the config's trainer.precision
 };
 
 void run(const Options& o) {
@@ -60,7 +61,11 @@ void run(const Options& o) {
                 now.steps, now.seconds, now.holdout_top1, now.holdout_value_loss, o.out.c_str());
     std::fflush(stdout);
   };
-  const PretrainStats st = pretrain_model(*model, *game, data, w, cfg.seed(), &stop, progress);
+  const Precision precision =
+      parse_precision(o.precision.empty() ? cfg.trainer().precision() : o.precision);
+  spdlog::info("warm start: training in {}", precision_name(precision));
+  const PretrainStats st =
+      pretrain_model(*model, *game, data, w, cfg.seed(), precision, &stop, progress);
   model->save(o.out);
   std::printf(
       "steps=%d seconds=%.0f policy_loss=%.3f value_loss=%.3f holdout_positions=%d "
@@ -94,6 +99,10 @@ RegisterCommand reg{
                      "Also write the model (and print the held-out stats) every this many "
                      "training steps, so a long pretraining can be watched and cut short")
           ->check(CLI::Range(1, 100000000));
+      app.add_option("--precision", o->precision,
+                     "Arithmetic of the training passes: auto, float32 or bfloat16 (default: the "
+                     "config's trainer.precision)")
+          ->check(CLI::IsMember({"auto", "float32", "bfloat16"}));
       app.callback([o] { run(*o); });
     }};
 

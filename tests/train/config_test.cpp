@@ -112,6 +112,9 @@ TEST(RunConfig, BadConfigsAreRefusedNamingTheField) {
   EXPECT_NE(e.find("selfplay.search.minimax_weight"), std::string::npos) << e;
   e = refusal("rules: \"seize\" selfplay { search { capture_prior: 2 } }");
   EXPECT_NE(e.find("selfplay.search.capture_prior"), std::string::npos) << e;
+  e = refusal("rules: \"seize\" trainer { precision: \"fp8\" }");
+  EXPECT_NE(e.find("trainer.precision"), std::string::npos) << e;
+  EXPECT_EQ(parse_run_config("rules: \"x\"", "x").trainer().precision(), "auto");
   e = refusal("rules: \"seize\" network { channels: -1 }");
   EXPECT_NE(e.find("network.channels"), std::string::npos) << e;
   e = refusal("rules: \"seize\" gating { threshold: 1.5 }");

@@ -1,6 +1,7 @@
 // nn/: the conv policy head (game policy planes), bfloat16 inference against float32, the points
 // head (trained on a tiny game to a known points difference), old model files without the new
 // fields, and records with final points.
+#include <ATen/autocast_mode.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -194,6 +195,49 @@ TEST(Bfloat16, StaysWithinToleranceOfFloat32) {
   EXPECT_EQ(parse_precision("float32"), Precision::kFloat32);
   EXPECT_EQ(parse_precision("auto"), cpu_has_bf16() ? Precision::kBFloat16 : Precision::kFloat32);
   EXPECT_THROW(parse_precision("fp8"), ModelError);
+}
+
+// A bfloat16 training pass (CPU autocast) gives float32 outputs and float32 gradients close to
+// float32's, and leaves autocast as it found it.
+TEST(Bfloat16, TrainingPassesStayCloseToFloat32) {
+  const GamePtr game = load_game("seize-reference");
+  NetworkConfig c = net(2, 32);
+  c.set_points_head(true);
+  auto m = Model::create(*game, c, "cpu", 5);
+  randomize_batch_norm(*m->impl().net);
+  auto& nt = *m->impl().net;
+  nt.train();
+  const int n = 32;
+  const auto input = random_encoded_positions(*game, n, 8);
+  const auto x = torch::from_blob(const_cast<float*>(input.data()),
+                                  {n, m->metadata().input_channels(), m->metadata().input_height(),
+                                   m->metadata().input_width()})
+                     .clone();
+  auto pass = [&](Precision p) {
+    nt.zero_grad();
+    NetOutput out = nt.forward_for_training(x, p);
+    EXPECT_EQ(out.policy.scalar_type(), torch::kFloat32);
+    EXPECT_EQ(out.value.scalar_type(), torch::kFloat32);
+    EXPECT_EQ(out.points.scalar_type(), torch::kFloat32);
+    (torch::log_softmax(out.policy, 1).mean() + torch::log_softmax(out.value, 1).mean() +
+     out.points.mean())
+        .backward();
+    return std::make_pair(out, nt.stem->weight.grad().clone());
+  };
+  const auto [f, fgrad] = pass(Precision::kFloat32);
+  const auto [b, bgrad] = pass(Precision::kBFloat16);
+  EXPECT_FALSE(at::autocast::is_cpu_enabled());
+  EXPECT_EQ(bgrad.scalar_type(), torch::kFloat32);
+  const double wdl_diff =
+      (torch::softmax(f.value, 1) - torch::softmax(b.value, 1)).abs().max().item<double>();
+  const double policy_diff =
+      (torch::softmax(f.policy, 1) - torch::softmax(b.policy, 1)).abs().max().item<double>();
+  EXPECT_LT(wdl_diff, 0.05);
+  EXPECT_LT(policy_diff, 0.05);
+  EXPECT_GT(wdl_diff + policy_diff, 0.0);  // really bfloat16
+  const double cosine =
+      (fgrad * bgrad).sum().item<double>() / (fgrad.norm() * bgrad.norm()).item<double>();
+  EXPECT_GT(cosine, 0.98);
 }
 
 GameRecord tictactoe_record(const Game& game, const std::vector<Action>& moves, int winner,
