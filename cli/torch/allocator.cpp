@@ -1,8 +1,8 @@
 // The torch commands keep freed memory in the process instead of handing it back to the kernel.
 // Training and inference allocate and free the same few megabyte-sized tensors every step; with
 // glibc's defaults many of them are fresh mmap()s or trimmed heap, and the kernel zeroes every page
-// again on first touch (measured: 12% of a training step's wall time as page faults; see
-// docs/training.md, "Network speed").
+// again on first touch (measured: 11% of a training step's time in page faults; see
+// docs/training.md, "Training speed").
 #include <malloc.h>
 
 namespace pincer::cli {
