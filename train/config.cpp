@@ -33,6 +33,13 @@ struct Checker {
       fail(field, val, buf);
     }
   }
+  // A precision field: unset is "auto"; anything but the three names is refused.
+  void precision(const std::string& field, std::string& v, bool has) const {
+    if (!has) v = "auto";
+    if (!valid_precision(v)) {
+      fail(field, "\"" + v + "\"", "expected \"auto\", \"float32\" or \"bfloat16\"");
+    }
+  }
 };
 
 }  // namespace
@@ -105,11 +112,8 @@ RunConfig complete_run_config(RunConfig r, const std::string& origin) {
   c.range("inference.max_batch", inf.max_batch(), 1, 65536);
   c.range("inference.max_wait_us", inf.max_wait_us(), 0, 1e7);
   c.range("inference.threads", inf.threads(), 1, 256);
-  if (!inf.has_precision()) inf.set_precision("auto");
-  if (!valid_precision(inf.precision())) {
-    c.fail("inference.precision", "\"" + inf.precision() + "\"",
-           "expected \"auto\", \"float32\" or \"bfloat16\"");
-  }
+  const bool inference_precision_set = inf.has_precision();  // before mutable_ sets it
+  c.precision("inference.precision", *inf.mutable_precision(), inference_precision_set);
 
   auto& sp = *r.mutable_selfplay();
   complete_search(*sp.mutable_search(), c, "selfplay.search", nullptr);
@@ -183,11 +187,8 @@ RunConfig complete_run_config(RunConfig r, const std::string& origin) {
   c.range("trainer.total_steps", tr.total_steps(), 0, 1e12);
   c.range("trainer.threads", tr.threads(), 1, 256);
   c.range("trainer.root_value_weight", tr.root_value_weight(), 0, 1);
-  if (!tr.has_precision()) tr.set_precision("auto");
-  if (!valid_precision(tr.precision())) {
-    c.fail("trainer.precision", "\"" + tr.precision() + "\"",
-           "expected \"auto\", \"float32\" or \"bfloat16\"");
-  }
+  const bool trainer_precision_set = tr.has_precision();  // before mutable_ sets it
+  c.precision("trainer.precision", *tr.mutable_precision(), trainer_precision_set);
   if (opt.schedule() == "cosine" && tr.total_steps() == 0) {
     c.fail("trainer.optimizer.schedule", "\"cosine\"", "needs trainer.total_steps");
   }
