@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "mcts/forced_playouts.h"
 #include "mcts/search.h"
 
 namespace pincer::mcts {
@@ -80,6 +81,10 @@ int Search::select_child(NodeIndex n, bool at_root, bool skip_lost) {
   int best = -1, best_fpu = -1;
   float best_score = -std::numeric_limits<float>::infinity(), best_u = -1.0f;
   const uint8_t lost = loss_for(p);
+  if (at_root && forcing()) {
+    const int forced = forced_root_child(node, parent_n, skip_lost);
+    if (forced >= 0) return forced;
+  }
   bool skipped = false;
   for (int i = 0; i < node.num_edges; ++i) {
     const float prior = edges[i].prior();
@@ -124,6 +129,24 @@ int Search::select_child(NodeIndex n, bool at_root, bool skip_lost) {
   // Only proven-lost children (a lost root): choose among them as if nothing were proven.
   if (best < 0 && skipped) return select_child(n, at_root, false);
   return best;
+}
+
+int Search::forced_root_child(const Node& root, float parent_visits, bool skip_lost) const {
+  const Edge* edges = tree_.edges(root);
+  const uint8_t lost = loss_for(root.to_move);
+  int chosen = -1;
+  float largest_shortfall = 0;
+  for (int i = 0; i < root.num_edges; ++i) {
+    if (!edges[i].child) continue;
+    const Node& ch = tree_.node(edges[i].child);
+    if (skip_lost && ch.proof == lost) continue;
+    const float visits = static_cast<float>(ch.visits + ch.in_flight);
+    if (visits <= 0) continue;  // only children already chosen once are forced
+    const float shortfall =
+        forced_visits(config_.forced_playouts, edges[i].prior(), parent_visits) - visits;
+    if (shortfall > largest_shortfall) largest_shortfall = shortfall, chosen = i;
+  }
+  return chosen;
 }
 
 }  // namespace pincer::mcts

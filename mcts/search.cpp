@@ -12,6 +12,7 @@
 #include <string>
 
 #include "engine/heuristic.h"
+#include "mcts/forced_playouts.h"
 #include "mcts/gumbel_root.h"
 
 namespace pincer::mcts {
@@ -43,6 +44,8 @@ void SearchConfig::validate() const {
   check(full_search_probability >= 0 && full_search_probability <= 1, "full_search_probability",
         "must be in [0, 1]");
   check(fast_simulations >= 1, "fast_simulations", "must be at least 1");
+  check(std::isfinite(forced_playouts) && forced_playouts >= 0 && forced_playouts <= 100,
+        "forced_playouts", "must be in [0, 100]");
   check(tactics >= 0 && tactics <= 2, "tactics", "must be 0, 1 or 2");
   check(quiescence_weight >= 0 && quiescence_weight <= 1, "quiescence_weight", "must be in [0, 1]");
   check(std::isfinite(quiescence_scale) && quiescence_scale > 0, "quiescence_scale",
@@ -292,6 +295,16 @@ SearchResult Search::result() {
     if (config_.solver) best = solver_choice(r, best);
     r.action = r.actions[best];
   } else {
+    if (forcing()) {
+      const float parent = std::max<float>(static_cast<float>(r.root_visits), 1.0f);
+      const float c = config_.c_puct +
+                      (config_.c_puct_log > 0
+                           ? config_.c_puct_log *
+                                 std::log((parent + config_.c_puct_base + 1) / config_.c_puct_base)
+                           : 0.0f);
+      r.visit_policy = pruned_visit_policy(r.visits, r.q, r.prior, c * std::sqrt(parent),
+                                           config_.forced_playouts);
+    }
     r.improved_policy = r.visit_policy;
     const float t = config_.temperature.at(move_number_);
     int best = 0;

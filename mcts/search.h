@@ -71,6 +71,11 @@ struct SearchConfig {
   // noise, a training target); otherwise `fast_simulations`, no noise, not a target.
   float full_search_probability = 1.0f;
   int fast_simulations = 20;
+  // Forced playouts and policy target pruning (KataGo; mcts/forced_playouts.h), k: in a
+  // self-play full search with a PUCT root, a visited root child with fewer than
+  // sqrt(k * P * N) visits is chosen first, and the visit_policy target gives those visits back
+  // where they were not earned. 0 = off (play and gating never force).
+  float forced_playouts = 0.0f;
 
   // Gumbel root (0 = PUCT root): sequential halving over the top `gumbel_actions` actions of
   // Gumbel-top-k sampling; sigma(q) = (gumbel_c_visit + max N) * gumbel_c_scale * q, q in [0, 1].
@@ -303,6 +308,12 @@ class Search {
   void backup(const std::vector<NodeIndex>& path, float w0, float d);
   void undo_virtual_loss(const std::vector<NodeIndex>& path);
   int budget() const { return full_search_ ? config_.simulations : config_.fast_simulations; }
+  // Forced playouts apply to this move's search (a self-play full search, PUCT root).
+  bool forcing() const {
+    return config_.forced_playouts > 0 && config_.self_play && full_search_ && !gumbel_;
+  }
+  // The root child owed forced playouts (forcing() only), or -1.
+  int forced_root_child(const Node& root, float parent_visits, bool skip_lost) const;
   // Gumbel root: sigma(completed Q) + logits into `improved`, plus the Gumbel noise into `score`.
   void gumbel_scores(std::vector<float>& improved, std::vector<float>& score) const;
 

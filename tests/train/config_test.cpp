@@ -110,6 +110,8 @@ TEST(RunConfig, BadConfigsAreRefusedNamingTheField) {
   EXPECT_NE(e.find("selfplay.search.quiescence_depth"), std::string::npos) << e;
   e = refusal("rules: \"seize\" selfplay { search { minimax_weight: -1 } }");
   EXPECT_NE(e.find("selfplay.search.minimax_weight"), std::string::npos) << e;
+  e = refusal("rules: \"seize\" selfplay { search { forced_playouts: -2 } }");
+  EXPECT_NE(e.find("selfplay.search.forced_playouts"), std::string::npos) << e;
   e = refusal("rules: \"seize\" selfplay { search { capture_prior: 2 } }");
   EXPECT_NE(e.find("selfplay.search.capture_prior"), std::string::npos) << e;
   e = refusal("rules: \"seize\" trainer { precision: \"fp8\" }");
