@@ -62,17 +62,21 @@ void Search::expand(NodeIndex n, const std::vector<Action>& legal, const Evaluat
   node.state = NodeState::kExpanded;
 }
 
+float Search::exploration_scale(float parent_visits) const {
+  const float c = config_.c_puct +
+                  (config_.c_puct_log > 0
+                       ? config_.c_puct_log * std::log((parent_visits + config_.c_puct_base + 1) /
+                                                       config_.c_puct_base)
+                       : 0.0f);
+  return c * std::sqrt(std::max(parent_visits, 1.0f));
+}
+
 int Search::select_child(NodeIndex n, bool at_root, bool skip_lost) {
   const Node& node = tree_.node(n);
   const Edge* edges = tree_.edges(node);
   const int p = node.to_move;
   const float parent_n = static_cast<float>(node.visits + node.in_flight);
-  const float c = config_.c_puct +
-                  (config_.c_puct_log > 0
-                       ? config_.c_puct_log *
-                             std::log((parent_n + config_.c_puct_base + 1) / config_.c_puct_base)
-                       : 0.0f);
-  const float cs = c * std::sqrt(std::max(parent_n, 1.0f));
+  const float cs = exploration_scale(parent_n);
   const float vl = config_.virtual_loss;
   const float mw = config_.minimax_weight;
   // One pass. Children valued by first-play urgency all share one Q (the FPU value, known only

@@ -296,13 +296,8 @@ SearchResult Search::result() {
     r.action = r.actions[best];
   } else {
     if (forcing()) {
-      const float parent = std::max<float>(static_cast<float>(r.root_visits), 1.0f);
-      const float c = config_.c_puct +
-                      (config_.c_puct_log > 0
-                           ? config_.c_puct_log *
-                                 std::log((parent + config_.c_puct_base + 1) / config_.c_puct_base)
-                           : 0.0f);
-      r.visit_policy = pruned_visit_policy(r.visits, r.q, r.prior, c * std::sqrt(parent),
+      r.visit_policy = pruned_visit_policy(r.visits, r.q, r.prior,
+                                           exploration_scale(static_cast<float>(r.root_visits)),
                                            config_.forced_playouts);
     }
     r.improved_policy = r.visit_policy;

@@ -308,6 +308,8 @@ class Search {
   void backup(const std::vector<NodeIndex>& path, float w0, float d);
   void undo_virtual_loss(const std::vector<NodeIndex>& path);
   int budget() const { return full_search_ ? config_.simulations : config_.fast_simulations; }
+  // PUCT's c * sqrt(N) for a parent of `parent_visits` visits (SearchConfig::c_puct).
+  float exploration_scale(float parent_visits) const;
   // Forced playouts apply to this move's search (a self-play full search, PUCT root).
   bool forcing() const {
     return config_.forced_playouts > 0 && config_.self_play && full_search_ && !gumbel_;
