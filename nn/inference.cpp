@@ -23,6 +23,7 @@ struct InferenceService::Call {
   std::vector<Evaluation>* out = nullptr;
   int next = 0;  // requests answered so far (a call may span batches)
   double queued_at = 0;
+  std::thread::id caller = std::this_thread::get_id();
   bool done = false;
   std::exception_ptr error;
   std::mutex m;
@@ -98,6 +99,7 @@ void InferenceService::evaluate(const std::vector<EvalRequest>& requests,
   {
     std::lock_guard<std::mutex> lock(mutex_);
     call.queued_at = now_s();
+    last_seen_[call.caller] = call.queued_at;
     queue_.push_back(&call);
   }
   wake_.notify_one();
@@ -115,12 +117,14 @@ void InferenceService::run() {
       std::unique_lock<std::mutex> lock(mutex_);
       wake_.wait(lock, [&] { return stop_ || !queue_.empty(); });
       if (stop_ && queue_.empty()) return;
-      // Wait for a full batch, the deadline, or every expected caller.
+      // Wait for a full batch, the deadline, or every expected caller (when none are declared:
+      // every caller seen lately, so that a lone caller never waits for the deadline).
       const double deadline = queue_.front()->queued_at + options_.max_wait_us * 1e-6;
       while (!stop_) {
         int pending = 0;
         for (const Call* c : queue_) pending += c->n - c->next;
-        const int expected = expected_callers_.load();
+        const int declared = expected_callers_.load();
+        const int expected = declared > 0 ? declared : recent_callers(now_s());
         if (pending >= options_.max_batch) break;
         if (expected > 0 && static_cast<int>(queue_.size()) >= expected) break;
         const double left = deadline - now_s();
@@ -143,6 +147,14 @@ void InferenceService::run() {
     }
     process(calls);
   }
+}
+
+int InferenceService::recent_callers(double now) {
+  const double window = std::max(options_.max_wait_us, 1000) * 1e-6;
+  for (auto it = last_seen_.begin(); it != last_seen_.end();) {
+    it = now - it->second > window ? last_seen_.erase(it) : std::next(it);
+  }
+  return static_cast<int>(last_seen_.size());
 }
 
 void InferenceService::process(std::vector<Call*>& calls) {
@@ -216,6 +228,12 @@ void InferenceService::process(std::vector<Call*>& calls) {
     stats_.batches += 1;
     stats_.evals += total;
     stats_.network_s += now_s() - t0;
+  }
+  {
+    // An answered caller counts as seen now: it is about to call again if it still searches.
+    std::lock_guard<std::mutex> lock(mutex_);
+    const double now = now_s();
+    for (const Slice& s : slices) last_seen_[s.call->caller] = now;
   }
   for (const Slice& s : slices) {
     Call& c = *s.call;

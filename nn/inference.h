@@ -4,8 +4,11 @@
 // A caller's evaluate() encodes its positions in its own thread, queues them and sleeps. The
 // inference thread takes queued calls until it has `max_batch` positions, or until `max_wait_us`
 // passed since the oldest queued call, or until every expected caller is waiting (then waiting
-// longer cannot fill the batch further), runs the network once, and answers each caller with
-// the softmax of the policy logits over its legal actions and the win/draw/loss probabilities.
+// longer cannot fill the batch further; without a declared number, every thread that called or
+// was answered within max(max_wait_us, 1 ms) is expected, so a lone caller, like one game's
+// search in `pincer play` or `analyze`, never waits for the deadline), runs the network once, and
+// answers each caller with the softmax of the policy logits over its legal actions and the
+// win/draw/loss probabilities.
 #pragma once
 
 #include <atomic>
@@ -14,6 +17,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <unordered_map>
 
 #include "mcts/evaluator.h"
 #include "nn/model.h"
@@ -25,8 +29,9 @@ struct InferenceOptions {
   int max_wait_us = 2000;
   // Torch intra-op threads of the inference thread.
   int threads = 1;
-  // Callers that will be blocked in evaluate() at once when all are waiting (0: unknown). When
-  // that many calls are queued, the batch runs at once instead of waiting for max_wait_us.
+  // Callers that will be blocked in evaluate() at once when all are waiting (0: unknown, then
+  // the threads seen lately are expected). When that many calls are queued, the batch runs at
+  // once instead of waiting for max_wait_us.
   int expected_callers = 0;
   // Inference arithmetic, applied to every model the service runs.
   Precision precision = default_precision();
@@ -65,6 +70,9 @@ class InferenceService : public Evaluator {
   struct Call;
   void run();
   void process(std::vector<Call*>& calls);
+  // Threads that called or were answered within the activity window (forgets the others).
+  // Needs mutex_.
+  int recent_callers(double now);
 
   InferenceOptions options_;
   mutable std::mutex mutex_;
@@ -74,6 +82,7 @@ class InferenceService : public Evaluator {
   std::shared_ptr<Model> next_model_;
   bool stop_ = false;
   std::atomic<int> expected_callers_{0};
+  std::unordered_map<std::thread::id, double> last_seen_;  // guarded by mutex_
 
   mutable std::mutex stats_mutex_;
   InferenceStats stats_;

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <memory>
 #include <thread>
@@ -96,6 +97,52 @@ TEST(Inference, MatchesTheNetworkAndBatchesConcurrentCallers) {
   EXPECT_GT(s.avg_batch(), 4.0);
   EXPECT_LE(s.avg_batch(), 32.0);
   EXPECT_GT(s.evals_per_s(), 0.0);
+}
+
+// One request of tic-tac-toe's start, evaluated `calls` times by each of `threads` threads.
+void call_concurrently(InferenceService& service, const Game& game, int threads, int calls) {
+  auto s = game.initial_state();
+  std::vector<Action> legal;
+  s->legal_actions(legal);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t) {
+    pool.emplace_back([&] {
+      std::vector<EvalRequest> req(1, EvalRequest{s.get(), &legal});
+      std::vector<Evaluation> out;
+      for (int i = 0; i < calls; ++i) service.evaluate(req, out);
+    });
+  }
+  for (auto& t : pool) t.join();
+}
+
+TEST(Inference, ALoneCallerNeverWaitsForTheDeadline) {
+  // One search alone on a service (a game of `pincer play`): nobody else can fill its batch, so
+  // each call runs at once instead of after max_wait_us (here 10 s a call, 40 s for four).
+  GamePtr game = make_tictactoe();
+  InferenceOptions o;
+  o.max_batch = 64;
+  o.max_wait_us = 10000000;
+  InferenceService service(Model::create(*game, small_net(), "cpu", 3), o);
+  const auto t0 = std::chrono::steady_clock::now();
+  call_concurrently(service, *game, 1, 4);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_LT(seconds, 9.0) << "a lone caller waited for the batch deadline";
+  EXPECT_EQ(service.stats().batches, 4u);
+}
+
+TEST(Inference, CallersSeenLatelyShareBatchesWithoutADeclaredCount) {
+  // Without expected_callers, the threads that called lately are waited for (up to max_wait_us),
+  // so concurrent searches still merge their calls.
+  GamePtr game = make_tictactoe();
+  InferenceOptions o;
+  o.max_batch = 64;
+  o.max_wait_us = 20000;
+  InferenceService service(Model::create(*game, small_net(), "cpu", 3), o);
+  call_concurrently(service, *game, 4, 50);
+  const InferenceStats s = service.stats();
+  EXPECT_EQ(s.evals, 200u);
+  EXPECT_GT(s.avg_batch(), 1.5);
 }
 
 TEST(Inference, SplitsCallsLargerThanTheBatch) {
