@@ -115,32 +115,34 @@ void call_concurrently(InferenceService& service, const Game& game, int threads,
   for (auto& t : pool) t.join();
 }
 
+// A service of a fresh tic-tac-toe network with batches of up to 64 and no declared callers.
+std::unique_ptr<InferenceService> service_waiting(const Game& game, int max_wait_us) {
+  InferenceOptions o;
+  o.max_batch = 64;
+  o.max_wait_us = max_wait_us;
+  return std::make_unique<InferenceService>(Model::create(game, small_net(), "cpu", 3), o);
+}
+
 TEST(Inference, ALoneCallerNeverWaitsForTheDeadline) {
   // One search alone on a service (a game of `pincer play`): nobody else can fill its batch, so
   // each call runs at once instead of after max_wait_us (here 10 s a call, 40 s for four).
   GamePtr game = make_tictactoe();
-  InferenceOptions o;
-  o.max_batch = 64;
-  o.max_wait_us = 10000000;
-  InferenceService service(Model::create(*game, small_net(), "cpu", 3), o);
+  auto service = service_waiting(*game, 10000000);
   const auto t0 = std::chrono::steady_clock::now();
-  call_concurrently(service, *game, 1, 4);
+  call_concurrently(*service, *game, 1, 4);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_LT(seconds, 9.0) << "a lone caller waited for the batch deadline";
-  EXPECT_EQ(service.stats().batches, 4u);
+  EXPECT_EQ(service->stats().batches, 4u);
 }
 
 TEST(Inference, CallersSeenLatelyShareBatchesWithoutADeclaredCount) {
   // Without expected_callers, the threads that called lately are waited for (up to max_wait_us),
   // so concurrent searches still merge their calls.
   GamePtr game = make_tictactoe();
-  InferenceOptions o;
-  o.max_batch = 64;
-  o.max_wait_us = 20000;
-  InferenceService service(Model::create(*game, small_net(), "cpu", 3), o);
-  call_concurrently(service, *game, 4, 50);
-  const InferenceStats s = service.stats();
+  auto service = service_waiting(*game, 20000);
+  call_concurrently(*service, *game, 4, 50);
+  const InferenceStats s = service->stats();
   EXPECT_EQ(s.evals, 200u);
   EXPECT_GT(s.avg_batch(), 1.5);
 }
