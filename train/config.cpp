@@ -129,6 +129,8 @@ RunConfig complete_run_config(RunConfig r, const std::string& origin) {
   if (!sp.has_max_moves()) sp.set_max_moves(400);
   if (!sp.has_games_per_chunk()) sp.set_games_per_chunk(16);
   if (!sp.has_threads()) sp.set_threads(2);
+  if (!sp.has_expert_games()) sp.set_expert_games(0);
+  if (!sp.has_expert_depth()) sp.set_expert_depth(4);
   c.range("selfplay.threads", sp.threads(), 1, 1024);
   c.range("selfplay.parallel_games", sp.parallel_games(), 1, 4096);
   c.range("selfplay.dirichlet_alpha", sp.dirichlet_alpha(), 1e-4, 100);
@@ -139,6 +141,8 @@ RunConfig complete_run_config(RunConfig r, const std::string& origin) {
   c.range("selfplay.fast_simulations", sp.fast_simulations(), 1, sp.search().simulations());
   c.range("selfplay.max_moves", sp.max_moves(), 1, 1e6);
   c.range("selfplay.games_per_chunk", sp.games_per_chunk(), 1, 100000);
+  c.range("selfplay.expert_games", sp.expert_games(), 0, 1);
+  c.range("selfplay.expert_depth", sp.expert_depth(), 1, 32);
 
   auto& tr = *r.mutable_trainer();
   auto& opt = *tr.mutable_optimizer();

@@ -10,6 +10,9 @@
 #include "engine/random.h"
 #include "mcts/cache.h"
 #include "mcts/search.h"
+#include "play/alphabeta.h"
+#include "train/alphabeta_labels.h"
+#include "train/config.h"
 #include "train/records.h"
 #include "train/search_config.h"
 
@@ -75,8 +78,11 @@ struct SelfPlay::Impl {
       std::unique_ptr<State> state;
       GameRecord rec;
       bool active = false;
+      std::unique_ptr<AlphaBeta> expert;  // made for the slot's first expert game
+      int expert_player = -1;             // -1: the network plays both sides
     };
     const auto& sp = cfg.selfplay();
+    const WarmStartConfig labels = complete_warm_start_config(cfg.warm_start(), 1);
     std::vector<Slot> slots(games);
     auto start = [&](Slot& s) {
       const int64_t n = started.fetch_add(1);
@@ -103,7 +109,56 @@ struct SelfPlay::Impl {
         s.rec.set_model_id(model_id);
       }
       s.rec.set_seed(seed);
+      s.expert_player = -1;
+      if (sp.expert_games() > 0) {
+        Rng rng(mix_seed(seed, 0x6578706572ULL));  // "exper"
+        if (rng.uniform() < sp.expert_games()) {
+          s.expert_player = static_cast<int>(rng.below(2));
+          s.rec.set_expert_player(s.expert_player);
+          if (!s.expert) {
+            AlphaBetaOptions ao;
+            ao.max_depth = sp.expert_depth();
+            ao.hash_mb = 4;
+            s.expert = std::make_unique<AlphaBeta>(*game, ao);
+          }
+          s.expert->clear();
+        }
+      }
       s.active = true;
+    };
+    // `action`, recorded in s.rec, is played: the game ends (its record is kept and the slot
+    // starts the next) or the search follows it.
+    auto play = [&](Slot& s, Action action) {
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        totals.moves += 1;
+      }
+      s.state->apply(action);
+      const Outcome o = s.state->outcome();
+      const bool too_long = s.rec.moves_size() >= sp.max_moves();
+      if (o.over || too_long) {
+        s.rec.set_winner(o.over ? o.winner : -1);
+        s.rec.set_reason(o.over ? o.reason : "max_moves");
+        for (int pts : s.state->points()) s.rec.add_final_points(pts);
+        s.rec.set_finished_unix_ms(unix_ms_now());
+        finish_game(std::move(s.rec));
+        start(s);
+      } else {
+        s.search->advance(action);
+      }
+    };
+    // An expert game's expert moves while it is to move, labelled by its search.
+    std::vector<Action> legal;
+    auto expert_moves = [&](Slot& s) {
+      while (s.active && s.expert_player >= 0 && s.state->to_move() == s.expert_player &&
+             !stopped()) {
+        s.state->legal_actions(legal);
+        const SearchInfo info = s.expert->search(*s.state);
+        MoveRecord* m = s.rec.add_moves();
+        label_with_alphabeta(legal, info, labels.policy_smoothing(), labels.value_scale(), *m);
+        m->set_action(info.best);
+        play(s, info.best);
+      }
     };
     for (Slot& s : slots) start(s);
     mcts::BatchStepper stepper(*service);
@@ -112,12 +167,13 @@ struct SelfPlay::Impl {
     while (!stopped()) {
       active.clear();
       for (Slot& s : slots) {
-        if (s.active) active.push_back(s.search.get());
+        expert_moves(s);
+        if (s.active && s.state->to_move() != s.expert_player) active.push_back(s.search.get());
       }
       if (active.empty()) break;
       stepper.step(active, sp.search().leaves_per_batch());
       for (Slot& s : slots) {
-        if (!s.active || !s.search->done()) continue;
+        if (!s.active || s.state->to_move() == s.expert_player || !s.search->done()) continue;
         const mcts::SearchResult r = s.search->result();
         MoveRecord* m = s.rec.add_moves();
         m->set_action(r.action);
@@ -133,22 +189,9 @@ struct SelfPlay::Impl {
         }
         {
           std::lock_guard<std::mutex> lock(mu);
-          totals.moves += 1;
           totals.simulations += r.simulations;
         }
-        s.state->apply(r.action);
-        const Outcome o = s.state->outcome();
-        const bool too_long = s.rec.moves_size() >= sp.max_moves();
-        if (o.over || too_long) {
-          s.rec.set_winner(o.over ? o.winner : -1);
-          s.rec.set_reason(o.over ? o.reason : "max_moves");
-          for (int pts : s.state->points()) s.rec.add_final_points(pts);
-          s.rec.set_finished_unix_ms(unix_ms_now());
-          finish_game(std::move(s.rec));
-          start(s);
-        } else {
-          s.search->advance(r.action);
-        }
+        play(s, r.action);
       }
       if (thread == 0 && now_s() >= next_reload) {
         next_reload = now_s() + 2.0;

@@ -14,6 +14,7 @@
 #include "play/alphabeta.h"
 #include "play/match.h"
 #include "play/players.h"
+#include "train/alphabeta_labels.h"
 #include "train/config.h"
 #include "train/records.h"
 
@@ -55,14 +56,7 @@ LabelledGame play_labelled_game(const Game& game, const WarmStartConfig& c, uint
     const SearchInfo info = search.search(*state);
     out.depth_sum += info.depth;
     MoveRecord& m = *rec.add_moves();
-    const float rest =
-        legal.size() > 1 ? c.policy_smoothing() / static_cast<float>(legal.size() - 1) : 0.0f;
-    for (Action a : legal) {
-      m.add_policy_actions(a);
-      m.add_policy(a == info.best ? (legal.size() > 1 ? 1 - c.policy_smoothing() : 1.0f) : rest);
-    }
-    m.set_root_value(static_cast<float>(score_win_probability(info.score, c.value_scale())));
-    m.set_full_search(true);
+    label_with_alphabeta(legal, info, c.policy_smoothing(), c.value_scale(), m);
     const size_t ply = static_cast<size_t>(plies);
     Action played = info.best;
     if (ply < opening.size()) {

@@ -114,6 +114,10 @@ TEST(RunConfig, BadConfigsAreRefusedNamingTheField) {
   EXPECT_NE(e.find("selfplay.search.forced_playouts"), std::string::npos) << e;
   e = refusal("rules: \"seize\" selfplay { search { capture_prior: 2 } }");
   EXPECT_NE(e.find("selfplay.search.capture_prior"), std::string::npos) << e;
+  e = refusal("rules: \"seize\" selfplay { expert_games: 1.5 }");
+  EXPECT_NE(e.find("selfplay.expert_games"), std::string::npos) << e;
+  e = refusal("rules: \"seize\" selfplay { expert_depth: 0 }");
+  EXPECT_NE(e.find("selfplay.expert_depth"), std::string::npos) << e;
   e = refusal("rules: \"seize\" trainer { precision: \"fp8\" }");
   EXPECT_NE(e.find("trainer.precision"), std::string::npos) << e;
   EXPECT_EQ(parse_run_config("rules: \"x\"", "x").trainer().precision(), "auto");

@@ -79,6 +79,63 @@ TEST(SelfPlay, WritesCompleteRecordsInChunks) {
   EXPECT_EQ(games, 25);
 }
 
+// selfplay.expert_games: a perfect alpha-beta (9 plies solve tic-tac-toe) plays one side of
+// every game; its moves are labelled as the warm start labels, and the network never beats it.
+TEST(SelfPlay, ExpertGamesLabelTheExpertsMovesAndTheExpertNeverLoses) {
+  ScratchDir scratch("selfplay-expert");
+  RunConfig cfg = tictactoe_config(tictactoe_rules(scratch.path()));
+  cfg.mutable_selfplay()->set_expert_games(1.0f);
+  cfg.mutable_selfplay()->set_expert_depth(9);
+  const RunDir dir(scratch / "run");
+  GamePtr game = prepare_run_dir(dir, cfg);
+  SelfPlay sp(game, cfg, dir, "t");
+  std::atomic<bool> stop{false};
+  sp.run(stop, 40);
+  EXPECT_EQ(sp.stats().games, 40);
+  int games = 0, expert_moves = 0, network_moves = 0, expert_sides[2] = {0, 0};
+  for (const auto& name : list_record_chunks(dir.records())) {
+    const RecordChunk chunk = read_record_chunk(dir.records() + "/" + name, *game);
+    for (const GameRecord& g : chunk.games()) {
+      ++games;
+      ASSERT_TRUE(g.has_expert_player());
+      const int expert = g.expert_player();
+      ASSERT_TRUE(expert == 0 || expert == 1);
+      ++expert_sides[expert];
+      EXPECT_NE(g.winner(), expert ^ 1) << "the network beat a perfect player";
+      auto state = game->initial_state();
+      std::vector<Action> legal;
+      for (const MoveRecord& m : g.moves()) {
+        if (state->to_move() == expert) {
+          ++expert_moves;
+          state->legal_actions(legal);
+          ASSERT_TRUE(m.full_search());
+          ASSERT_EQ(m.policy_size(), static_cast<int>(legal.size()));
+          for (int k = 0; k < m.policy_size(); ++k) {
+            const float want = m.policy_actions(k) == m.action()
+                                   ? (legal.size() > 1 ? 0.9f : 1.0f)
+                                   : 0.1f / static_cast<float>(legal.size() - 1);
+            EXPECT_NEAR(m.policy(k), want, 1e-6);
+          }
+          // A perfect player is never worse than a draw: a win probability of at least 0.5.
+          EXPECT_GE(m.root_value(), 0.5f);
+          EXPECT_LE(m.root_value(), 1.0f);
+        } else {
+          ++network_moves;
+          EXPECT_GT(m.simulations(), 0);
+        }
+        state->apply(m.action());
+      }
+      ASSERT_TRUE(state->outcome().over);
+      EXPECT_EQ(g.winner(), state->outcome().winner);
+    }
+  }
+  EXPECT_EQ(games, 40);
+  EXPECT_GT(expert_sides[0], 5);
+  EXPECT_GT(expert_sides[1], 5);
+  EXPECT_GT(expert_moves, 100);
+  EXPECT_GT(network_moves, 100);
+}
+
 TEST(Trainer, ResumesExactlyAfterAStop) {
   ScratchDir scratch("resume");
   RunConfig cfg = tictactoe_config(tictactoe_rules(scratch.path()));
