@@ -1,5 +1,5 @@
 // Engine speed per shipped ruleset through the generic interface and, for each game, its fast
-// perft: legal-move generation, apply, and perft from the start.
+// perft: legal-move generation, apply, the network input (encode) and perft from the start.
 // Run: build/bench/pincer_bench_engine [--benchmark_filter=...]
 #include <benchmark/benchmark.h>
 
@@ -56,6 +56,19 @@ void BM_CloneApply(benchmark::State& state, const std::string& rules) {
   }
 }
 
+void BM_Encode(benchmark::State& state, const std::string& rules) {
+  const GamePtr game = load_game(rules);
+  const auto positions = sample_positions(*game, 256);
+  std::vector<float> planes(static_cast<size_t>(game->input_shape().size()));
+  size_t i = 0;
+  for (auto _ : state) {
+    positions[i++ & 255]->encode(planes.data());
+    benchmark::DoNotOptimize(planes.data());
+  }
+  state.counters["positions/s"] =
+      benchmark::Counter(static_cast<double>(i), benchmark::Counter::kIsRate);
+}
+
 void BM_Perft(benchmark::State& state, const std::string& rules) {
   const GamePtr game = load_game(rules);
   const auto start = game->initial_state();
@@ -70,6 +83,7 @@ const bool registered = [] {
   for (const std::string& rules : shipped_ruleset_names()) {
     benchmark::RegisterBenchmark(("legal_actions/" + rules).c_str(), BM_LegalActions, rules);
     benchmark::RegisterBenchmark(("clone_apply/" + rules).c_str(), BM_CloneApply, rules);
+    benchmark::RegisterBenchmark(("encode/" + rules).c_str(), BM_Encode, rules);
     benchmark::RegisterBenchmark(("perft/" + rules).c_str(), BM_Perft, rules)
         ->Arg(4)
         ->Unit(benchmark::kMillisecond);
