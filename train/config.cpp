@@ -214,7 +214,8 @@ RunConfig complete_run_config(RunConfig r, const std::string& origin) {
     c.fail("gating.sprt_elo1", std::to_string(g.sprt_elo1()), "must be above gating.sprt_elo0");
   }
 
-  if (r.warm_start().enabled()) {
+  // Expert games label their moves with the warm start's policy_smoothing and value_scale.
+  if (r.warm_start().enabled() || sp.expert_games() > 0) {
     try {
       *r.mutable_warm_start() = complete_warm_start_config(r.warm_start(), tr.batch_size());
     } catch (const std::invalid_argument& e) {

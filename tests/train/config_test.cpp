@@ -118,6 +118,9 @@ TEST(RunConfig, BadConfigsAreRefusedNamingTheField) {
   EXPECT_NE(e.find("selfplay.expert_games"), std::string::npos) << e;
   e = refusal("rules: \"seize\" selfplay { expert_depth: 0 }");
   EXPECT_NE(e.find("selfplay.expert_depth"), std::string::npos) << e;
+  // Expert games label with the warm start's scales, so these are checked even when it is off.
+  e = refusal("rules: \"seize\" selfplay { expert_games: 0.2 } warm_start { value_scale: 0 }");
+  EXPECT_NE(e.find("warm_start.value_scale"), std::string::npos) << e;
   e = refusal("rules: \"seize\" trainer { precision: \"fp8\" }");
   EXPECT_NE(e.find("trainer.precision"), std::string::npos) << e;
   EXPECT_EQ(parse_run_config("rules: \"x\"", "x").trainer().precision(), "auto");
