@@ -56,6 +56,7 @@ void SearchConfig::validate() const {
   check(capture_prior >= 0 && capture_prior <= 1, "capture_prior", "must be in [0, 1]");
   check(gumbel_actions >= 0, "gumbel_actions", "must not be negative");
   check(gumbel_c_visit >= 0 && gumbel_c_scale >= 0, "gumbel_c_visit", "must not be negative");
+  check(gumbel_noise_moves >= 0, "gumbel_noise_moves", "must not be negative");
   check(temperature.initial >= 0 && temperature.final >= 0, "temperature", "must not be negative");
   check(temperature.moves >= 0 && temperature.halflife_moves >= 0, "temperature.moves",
         "must not be negative");
@@ -145,7 +146,8 @@ void Search::prepare_root() {
   if (config_.gumbel_actions > 0) {
     gumbel_ = std::make_unique<Gumbel>();
     gumbel_->noise.assign(n, 0.0f);
-    if (config_.self_play) {
+    if (config_.self_play &&
+        (config_.gumbel_noise_moves == 0 || move_number_ < config_.gumbel_noise_moves)) {
       std::uniform_real_distribution<double> u(std::numeric_limits<double>::min(), 1.0);
       for (float& g : gumbel_->noise) g = static_cast<float>(-std::log(-std::log(u(rng_))));
     }

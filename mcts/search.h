@@ -82,6 +82,10 @@ struct SearchConfig {
   int gumbel_actions = 0;
   float gumbel_c_visit = 50.0f;
   float gumbel_c_scale = 1.0f;
+  // Self-play with a Gumbel root: the Gumbel noise (which samples the considered and the played
+  // actions) is drawn only for moves before this move number (plies since reset()); later moves
+  // consider the top actions by prior and play the halving's winner, as in play. 0: every move.
+  int gumbel_noise_moves = 0;
 
   // MCTS-Solver (Winands et al. 2008): game results proven in the tree are backed up (a node is
   // won when one child wins for its mover, lost or drawn when every child is proven); descents

@@ -131,6 +131,7 @@ RunConfig complete_run_config(RunConfig r, const std::string& origin) {
   if (!sp.has_threads()) sp.set_threads(2);
   if (!sp.has_expert_games()) sp.set_expert_games(0);
   if (!sp.has_expert_depth()) sp.set_expert_depth(4);
+  if (!sp.has_gumbel_noise_plies()) sp.set_gumbel_noise_plies(0);
   c.range("selfplay.threads", sp.threads(), 1, 1024);
   c.range("selfplay.parallel_games", sp.parallel_games(), 1, 4096);
   c.range("selfplay.dirichlet_alpha", sp.dirichlet_alpha(), 1e-4, 100);
@@ -143,6 +144,7 @@ RunConfig complete_run_config(RunConfig r, const std::string& origin) {
   c.range("selfplay.games_per_chunk", sp.games_per_chunk(), 1, 100000);
   c.range("selfplay.expert_games", sp.expert_games(), 0, 1);
   c.range("selfplay.expert_depth", sp.expert_depth(), 1, 32);
+  c.range("selfplay.gumbel_noise_plies", sp.gumbel_noise_plies(), 0, 1e6);
 
   auto& tr = *r.mutable_trainer();
   auto& opt = *tr.mutable_optimizer();

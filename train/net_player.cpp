@@ -167,6 +167,7 @@ void register_net_player_kind() {
       search.set_c_puct(static_cast<float>(args.get_double("cpuct", 0, 0.01, 100)));
     }
     if (args.has("leaves")) search.set_leaves_per_batch(args.get_int("leaves", 0, 1, 256));
+    if (args.has("gumbel")) search.set_gumbel_actions(args.get_int("gumbel", 0, 0, 65536));
     if (args.has("solver")) search.set_solver(args.get_int("solver", 1, 0, 1) != 0);
     if (args.has("tactics")) search.set_tactics(args.get_int("tactics", 1, 0, 2));
     if (args.has("qweight")) {

@@ -36,6 +36,7 @@ mcts::SearchConfig selfplay_search_config(const SelfPlayConfig& sp, uint64_t see
   c.temperature.initial = sp.temperature();
   c.temperature.final = 0.0f;
   c.temperature.moves = sp.temperature_moves();
+  c.gumbel_noise_moves = sp.gumbel_noise_plies();
   return c;
 }
 

@@ -118,6 +118,42 @@ TEST(Search, DeterministicWithAFixedSeed) {
   }
 }
 
+// A self-play search with a Gumbel root after two fixed plies: its visits and move.
+std::vector<uint32_t> gumbel_third_move(uint64_t seed, int noise_moves) {
+  const GamePtr game = testing::make_tictactoe();
+  SearchConfig config;
+  config.simulations = 24;
+  config.self_play = true;
+  config.gumbel_actions = 4;
+  config.gumbel_noise_moves = noise_moves;
+  config.seed = seed;
+  Search search(game, config);
+  search.reset(*game->initial_state());
+  search.advance(4);  // the centre
+  search.advance(0);  // a corner
+  EXPECT_EQ(search.move_number(), 2);
+  ScriptedEvaluator eval([](const State& s) {
+    const float w = static_cast<float>(s.hash() % 100) / 200.0f;
+    return std::array<float, 3>{w, 0.5f, 0.5f - w};
+  });
+  SearchResult r = search.run(eval);
+  r.visits.push_back(static_cast<uint32_t>(r.action));
+  return r.visits;
+}
+
+TEST(Search, GumbelNoiseOnlyOnTheFirstMoves) {
+  // Noise on the first two moves only: the third is the same whatever the seed.
+  const auto quiet = gumbel_third_move(1, 2);
+  for (uint64_t s = 2; s < 10; ++s) EXPECT_EQ(gumbel_third_move(s, 2), quiet) << "seed " << s;
+  // Noise on the first three moves (or on every move): the seed changes the third move's search.
+  for (int noise_moves : {3, 0}) {
+    bool differs = false;
+    const auto a = gumbel_third_move(1, noise_moves);
+    for (uint64_t s = 2; s < 10 && !differs; ++s) differs = gumbel_third_move(s, noise_moves) != a;
+    EXPECT_TRUE(differs) << "noise_moves " << noise_moves;
+  }
+}
+
 TEST(Search, TreeReuseKeepsTheSubtree) {
   const GamePtr game = testing::make_tictactoe();
   SearchConfig config;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/train/helpers.h"
+#include "train/search_config.h"
 
 namespace pincer::testing {
 namespace {
@@ -40,6 +41,18 @@ TEST(RunConfig, DefaultsAreFilledIn) {
   // Gating's search inherits self-play's.
   const RunConfig d = parse_run_config("rules: \"x\" selfplay { search { simulations: 77 } }", "x");
   EXPECT_EQ(d.gating().search().simulations(), 77);
+}
+
+TEST(RunConfig, GumbelNoisePliesReachSelfPlaysSearch) {
+  const RunConfig c = parse_run_config(
+      "rules: \"x\" selfplay { search { gumbel_actions: 16 } gumbel_noise_plies: 24 }", "x");
+  const mcts::SearchConfig s = selfplay_search_config(c.selfplay(), 1);
+  EXPECT_EQ(s.gumbel_actions, 16);
+  EXPECT_EQ(s.gumbel_noise_moves, 24);
+  EXPECT_TRUE(s.self_play);
+  // Unset: noise on every ply.
+  const RunConfig d = parse_run_config("rules: \"x\"", "x");
+  EXPECT_EQ(selfplay_search_config(d.selfplay(), 1).gumbel_noise_moves, 0);
 }
 
 TEST(RunConfig, AnExplicitZeroIsKept) {
@@ -118,6 +131,8 @@ TEST(RunConfig, BadConfigsAreRefusedNamingTheField) {
   EXPECT_NE(e.find("selfplay.expert_games"), std::string::npos) << e;
   e = refusal("rules: \"seize\" selfplay { expert_depth: 0 }");
   EXPECT_NE(e.find("selfplay.expert_depth"), std::string::npos) << e;
+  e = refusal("rules: \"seize\" selfplay { gumbel_noise_plies: -1 }");
+  EXPECT_NE(e.find("selfplay.gumbel_noise_plies"), std::string::npos) << e;
   // Expert games label with the warm start's scales, so these are checked even when it is off.
   e = refusal("rules: \"seize\" selfplay { expert_games: 0.2 } warm_start { value_scale: 0 }");
   EXPECT_NE(e.find("warm_start.value_scale"), std::string::npos) << e;
