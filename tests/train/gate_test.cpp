@@ -83,6 +83,12 @@ TEST(NetPlayer, PlaysThroughASpec) {
                std::invalid_argument);
   EXPECT_THROW(make_player(game, "net:model=" + (scratch / "m.pt") + ",mmweight=-1", 1),
                std::invalid_argument);
+  // A Gumbel root at play: whole legal games; a negative number of actions is refused.
+  const MatchResult g =
+      run_match(game, "net:model=" + (scratch / "m.pt") + ",sims=16,gumbel=4", "random", o);
+  EXPECT_EQ(g.wins + g.draws + g.losses, 4);
+  EXPECT_THROW(make_player(game, "net:model=" + (scratch / "m.pt") + ",gumbel=-1", 1),
+               std::invalid_argument);
   EXPECT_GT(r.seconds_per_move_a(), 0.0);
   EXPECT_GT(r.seconds_per_move_b(), 0.0);
 }
