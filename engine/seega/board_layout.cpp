@@ -18,8 +18,8 @@ BoardLayout SeegaGame::board_layout() const {
     c.mark = sq == r.centre ? "centre" : "";
     layout.cells.push_back(c);
   }
-  layout.kinds.push_back(PieceKind{"piece", kDark, "", 0});
-  layout.kinds.push_back(PieceKind{"piece", kLight, "", 0});
+  layout.kinds.push_back(PieceKind{"piece", kDark, "", 0, "", 0});
+  layout.kinds.push_back(PieceKind{"piece", kLight, "", 0, "", 0});
   layout.marks.push_back({"centre", "stays empty during placement"});
   layout.side_colors[kDark] = "#333333";
   layout.side_colors[kLight] = "#f3ecd8";
@@ -36,9 +36,9 @@ BoardView SeegaState::board_view() const {
 
 ActionCells SeegaState::action_cells(Action action) const {
   const Rules& r = pos_.rules();
-  if (is_placement(r, action)) return {-1, action};
+  if (is_placement(r, action)) return {-1, action, {}};
   const int from = action_from(r, action);
-  return {from, r.neighbour[from][action_dir(r, action)]};
+  return {from, r.neighbour[from][action_dir(r, action)], {}};
 }
 
 }  // namespace pincer::seega

@@ -74,8 +74,8 @@ BoardLayout SeizeGame::board_layout() const {
       }
     }
   }
-  layout.kinds.push_back(PieceKind{"token-plus", -1, "+", 0});
-  layout.kinds.push_back(PieceKind{"token-cross", -1, "\u00d7", 0});
+  layout.kinds.push_back(PieceKind{"token-plus", -1, "+", 0, "", 0});
+  layout.kinds.push_back(PieceKind{"token-cross", -1, "\u00d7", 0, "", 0});
   if (r.crown_squares) layout.marks.push_back({"crown", "a boss that reaches it wins"});
   if (r.plus_squares) layout.marks.push_back({"plus", "hands out the plus power"});
   if (r.cross_squares) layout.marks.push_back({"cross", "hands out the cross power"});
@@ -102,7 +102,7 @@ BoardView SeizeState::board_view() const {
 
 ActionCells SeizeState::action_cells(Action action) const {
   const Move m = action_to_move(action);
-  return {kCells.cell[m.from], kCells.cell[m.to]};
+  return {kCells.cell[m.from], kCells.cell[m.to], {}};
 }
 
 }  // namespace pincer::seize

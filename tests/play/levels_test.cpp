@@ -21,8 +21,12 @@ TEST(Levels, TableIsMonotone) {
     EXPECT_LE(a.visit_fraction, b.visit_fraction);
     EXPECT_GE(a.random_move, b.random_move);
     EXPECT_GE(a.random_move + a.policy_noise, b.random_move + b.policy_noise);
-    if (a.visit_fraction == b.visit_fraction) EXPECT_GE(a.temperature, b.temperature);
-    if (a.visit_fraction > 0) EXPECT_GE(a.temperature, b.temperature);
+    if (a.visit_fraction == b.visit_fraction) {
+      EXPECT_GE(a.temperature, b.temperature);
+    }
+    if (a.visit_fraction > 0) {
+      EXPECT_GE(a.temperature, b.temperature);
+    }
     // ... and each level stronger than the one below in at least one of them.
     EXPECT_TRUE(b.visit_fraction > a.visit_fraction || b.random_move < a.random_move ||
                 b.policy_noise < a.policy_noise || b.temperature < a.temperature)
