@@ -67,6 +67,7 @@ class MctsAnalyzer : public Analyzer {
     config.simulations = req.max_visits > 0 ? req.max_visits : options_.default_visits;
     config.c_puct = options_.c_puct;
     config.leaves_per_batch = options_.leaves_per_batch;
+    config.quiescence_weight = options_.quiescence_weight;
     config.reuse_tree = false;
     config.seed = req.seed;
     const double max_time = req.max_time > 0 ? req.max_time : options_.default_time;
@@ -402,6 +403,7 @@ std::unique_ptr<Analyzer> make_player_analyzer(GamePtr game, const std::string& 
     o.default_time = args.get_double("time", 0, 0, 86400);
     args.finish();
     o.leaves_per_batch = 1;
+    o.quiescence_weight = mcts::SearchConfig{}.quiescence_weight;  // rollouts: the search's own
     o.cache_entries = 0;
     o.description = to_string(spec);
     auto evaluator = std::make_shared<mcts::RolloutEvaluator>(rollouts, rollout, seed);

@@ -20,6 +20,7 @@
 
 #include "engine/game.h"
 #include "mcts/evaluator.h"
+#include "play/net_search_defaults.h"
 #include "serve/query.h"
 
 namespace pincer::serve {
@@ -65,7 +66,9 @@ struct MctsAnalyzerOptions {
   bool predicts_points = false;
   double default_time = 0;
   float c_puct = 1.5f;
-  int leaves_per_batch = 4;
+  // A network's play settings (play/net_search_defaults.h).
+  int leaves_per_batch = kNetPlayLeavesPerBatch;
+  float quiescence_weight = kNetPlayQuiescenceWeight;
   size_t cache_entries = 1 << 18;  // 0: no cache
   std::string description;
 };

@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "play/levels.h"
+#include "play/net_search_defaults.h"
 #include "play/players.h"
 #include "play/time_manager.h"
 #include "train/config.h"
@@ -159,20 +160,20 @@ void register_net_player_kind() {
     const std::string model = args.get_string("model", "");
     NetPlayerOptions o;
     // The run config's search settings and their defaults (train/config.cpp), except 200
-    // simulations: a player's default strength.
+    // simulations (a player's default strength) and the leaves and leaf capture search of
+    // play/net_search_defaults.h.
     SearchConfig search;
     search.set_simulations(args.get_int("sims", 200, 1, 10000000));
     o.time_s = args.get_double("time", 0, 0, 1e6);
     if (args.has("cpuct")) {
       search.set_c_puct(static_cast<float>(args.get_double("cpuct", 0, 0.01, 100)));
     }
-    if (args.has("leaves")) search.set_leaves_per_batch(args.get_int("leaves", 0, 1, 256));
+    search.set_leaves_per_batch(args.get_int("leaves", kNetPlayLeavesPerBatch, 1, 256));
     if (args.has("gumbel")) search.set_gumbel_actions(args.get_int("gumbel", 0, 0, 65536));
     if (args.has("solver")) search.set_solver(args.get_int("solver", 1, 0, 1) != 0);
     if (args.has("tactics")) search.set_tactics(args.get_int("tactics", 1, 0, 2));
-    if (args.has("qweight")) {
-      search.set_quiescence_weight(static_cast<float>(args.get_double("qweight", 0, 0, 1)));
-    }
+    search.set_quiescence_weight(
+        static_cast<float>(args.get_double("qweight", kNetPlayQuiescenceWeight, 0, 1)));
     if (args.has("qscale")) {
       search.set_quiescence_scale(static_cast<float>(args.get_double("qscale", 250, 1, 1e6)));
     }

@@ -1,0 +1,17 @@
+// How a network searches when it plays or analyses and the caller sets nothing else: the `net:`
+// player (train/net_player.cpp) and the model analysers of `pincer analyze` and `pincer serve`
+// (serve/backends.cpp), whose bots play the web page's games. Self-play, gating and the anchors
+// take theirs from the run config (train/config.cpp) instead.
+//
+// Measured against alphabeta:time=0.1 with the shipped SE!ZE model at 200 simulations
+// (docs/search.md, "The net's play settings"): two leaves per network request and the leaf
+// capture search at weight 0.3 scored 247/640 = 0.39 where the search's own defaults (four
+// leaves, weight 0.5) scored 202/640 = 0.32, on 16 seeds' openings.
+#pragma once
+
+namespace pincer {
+
+constexpr int kNetPlayLeavesPerBatch = 2;
+constexpr float kNetPlayQuiescenceWeight = 0.3f;
+
+}  // namespace pincer
