@@ -22,6 +22,8 @@ done
 # The browser tests drive chromium with puppeteer-core from npm; any node with npm will do (a
 # nodesource node ships its own npm, which Debian's npm package would conflict with).
 command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
+# scripts/*.py (levels, loss analysis, load and start-up measurements) and tests/cli/loss_analysis.sh.
+command -v python3 >/dev/null 2>&1 || missing+=(python3)
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=""
   [ "$(id -u)" -ne 0 ] && sudo=sudo
