@@ -132,6 +132,8 @@ RunConfig complete_run_config(RunConfig r, const std::string& origin) {
   if (!sp.has_expert_games()) sp.set_expert_games(0);
   if (!sp.has_expert_depth()) sp.set_expert_depth(4);
   if (!sp.has_gumbel_noise_plies()) sp.set_gumbel_noise_plies(0);
+  if (!sp.has_alphabeta_value_share()) sp.set_alphabeta_value_share(0);
+  if (!sp.has_alphabeta_value_depth()) sp.set_alphabeta_value_depth(4);
   c.range("selfplay.threads", sp.threads(), 1, 1024);
   c.range("selfplay.parallel_games", sp.parallel_games(), 1, 4096);
   c.range("selfplay.dirichlet_alpha", sp.dirichlet_alpha(), 1e-4, 100);
@@ -145,6 +147,8 @@ RunConfig complete_run_config(RunConfig r, const std::string& origin) {
   c.range("selfplay.expert_games", sp.expert_games(), 0, 1);
   c.range("selfplay.expert_depth", sp.expert_depth(), 1, 32);
   c.range("selfplay.gumbel_noise_plies", sp.gumbel_noise_plies(), 0, 1e6);
+  c.range("selfplay.alphabeta_value_share", sp.alphabeta_value_share(), 0, 1);
+  c.range("selfplay.alphabeta_value_depth", sp.alphabeta_value_depth(), 1, 32);
 
   auto& tr = *r.mutable_trainer();
   auto& opt = *tr.mutable_optimizer();
@@ -216,8 +220,9 @@ RunConfig complete_run_config(RunConfig r, const std::string& origin) {
     c.fail("gating.sprt_elo1", std::to_string(g.sprt_elo1()), "must be above gating.sprt_elo0");
   }
 
-  // Expert games label their moves with the warm start's policy_smoothing and value_scale.
-  if (r.warm_start().enabled() || sp.expert_games() > 0) {
+  // Expert games label their moves with the warm start's policy_smoothing and value_scale, and
+  // alpha-beta values use its value_scale.
+  if (r.warm_start().enabled() || sp.expert_games() > 0 || sp.alphabeta_value_share() > 0) {
     try {
       *r.mutable_warm_start() = complete_warm_start_config(r.warm_start(), tr.batch_size());
     } catch (const std::invalid_argument& e) {

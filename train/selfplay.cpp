@@ -83,6 +83,16 @@ struct SelfPlay::Impl {
     };
     const auto& sp = cfg.selfplay();
     const WarmStartConfig labels = complete_warm_start_config(cfg.warm_start(), 1);
+    // selfplay.alphabeta_value_share: which searched positions alpha-beta also scores.
+    Rng value_draws(mix_seed(mix_seed(cfg.seed(), std::hash<std::string>{}(writer)),
+                             0x616276616c00ULL + thread));  // "abval"
+    std::unique_ptr<AlphaBeta> valuer;
+    if (sp.alphabeta_value_share() > 0) {
+      AlphaBetaOptions ao;
+      ao.max_depth = sp.alphabeta_value_depth();
+      ao.hash_mb = 4;
+      valuer = std::make_unique<AlphaBeta>(*game, ao);
+    }
     std::vector<Slot> slots(games);
     auto start = [&](Slot& s) {
       const int64_t n = started.fetch_add(1);
@@ -180,6 +190,11 @@ struct SelfPlay::Impl {
         m->set_full_search(r.full_search);
         m->set_simulations(r.simulations);
         m->set_root_value(r.wdl[0] + 0.5f * r.wdl[1]);
+        if (valuer && value_draws.uniform() < sp.alphabeta_value_share()) {
+          const SearchInfo info = valuer->search(*s.state);
+          m->set_alphabeta_value(
+              static_cast<float>(score_win_probability(info.score, labels.value_scale())));
+        }
         if (r.full_search) {
           const auto& target = r.policy_target();
           for (size_t k = 0; k < r.actions.size(); ++k) {

@@ -87,7 +87,10 @@ int Window::add_game(const Game& game, const GameRecord& record) {
     Sample s;
     s.state = state.clone();
     policy_target(game, state, record.moves(i), i, legal, s);
-    s.wdl = value_target(record, state.to_move(), record.moves(i).root_value(), root_value_weight_);
+    const MoveRecord& m = record.moves(i);
+    s.wdl = value_target(record, state.to_move(),
+                         m.has_alphabeta_value() ? m.alphabeta_value() : m.root_value(),
+                         root_value_weight_);
     added.push_back(std::move(s));
   });
   const std::array<int, 2> final_points = record_final_points(game, record, last.get());

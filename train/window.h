@@ -26,7 +26,8 @@ struct Sample {
 
 // The value target (win, draw, loss for `to_move`): the game's result, blended with the recorded
 // root value (the search's expected score for the player to move, in [0, 1]) by
-// `root_value_weight` in [0, 1]: (1 - w) x result + w x (q, 0, 1 - q).
+// `root_value_weight` in [0, 1]: (1 - w) x result + w x (q, 0, 1 - q). The window passes a
+// move's alpha-beta value (MoveRecord.alphabeta_value) as q where self-play recorded one.
 std::array<float, 3> value_target(const GameRecord& record, int to_move, float root_value,
                                   double root_value_weight);
 

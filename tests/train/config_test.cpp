@@ -133,8 +133,15 @@ TEST(RunConfig, BadConfigsAreRefusedNamingTheField) {
   EXPECT_NE(e.find("selfplay.expert_depth"), std::string::npos) << e;
   e = refusal("rules: \"seize\" selfplay { gumbel_noise_plies: -1 }");
   EXPECT_NE(e.find("selfplay.gumbel_noise_plies"), std::string::npos) << e;
+  e = refusal("rules: \"seize\" selfplay { alphabeta_value_share: 1.5 }");
+  EXPECT_NE(e.find("selfplay.alphabeta_value_share"), std::string::npos) << e;
+  e = refusal("rules: \"seize\" selfplay { alphabeta_value_depth: 0 }");
+  EXPECT_NE(e.find("selfplay.alphabeta_value_depth"), std::string::npos) << e;
   // Expert games label with the warm start's scales, so these are checked even when it is off.
   e = refusal("rules: \"seize\" selfplay { expert_games: 0.2 } warm_start { value_scale: 0 }");
+  EXPECT_NE(e.find("warm_start.value_scale"), std::string::npos) << e;
+  e = refusal(
+      "rules: \"seize\" selfplay { alphabeta_value_share: 0.2 } warm_start { value_scale: 0 }");
   EXPECT_NE(e.find("warm_start.value_scale"), std::string::npos) << e;
   e = refusal("rules: \"seize\" trainer { precision: \"fp8\" }");
   EXPECT_NE(e.find("trainer.precision"), std::string::npos) << e;

@@ -119,6 +119,23 @@ TEST(Records, WindowTurnsRecordsIntoTargets) {
   EXPECT_THROW(window.add_game(*game, bad), RecordError);
 }
 
+// The value target blends the game's result with the search's root value, or with the move's
+// alpha-beta value where self-play recorded one (selfplay.alphabeta_value_share).
+TEST(Records, WindowTakesTheAlphaBetaValueOverTheRootValue) {
+  GamePtr game = make_tictactoe();
+  GameRecord r = sample_record(*game, {0, 3, 1, 4, 2}, 0);  // x wins; every root value 0.5
+  r.mutable_moves(0)->set_alphabeta_value(0.2f);
+  r.mutable_moves(1)->set_alphabeta_value(1.0f);
+  Window window(100, 0.5);
+  ASSERT_EQ(window.add_game(*game, r), 5);
+  auto near = [](const std::array<float, 3>& got, const std::array<float, 3>& want) {
+    for (int k = 0; k < 3; ++k) EXPECT_NEAR(got[k], want[k], 1e-6) << k;
+  };
+  near(window[0].wdl, {0.6f, 0, 0.4f});    // x to move, won: 0.5 x (1, 0, 0) + 0.5 x (0.2, 0, 0.8)
+  near(window[1].wdl, {0.5f, 0, 0.5f});    // o to move, lost: 0.5 x (0, 0, 1) + 0.5 x (1, 0, 0)
+  near(window[2].wdl, {0.75f, 0, 0.25f});  // x, no alpha-beta value: the root value 0.5
+}
+
 // A random-start game's record replays from its stored start, not the game's initial state; a
 // record without a start (as written before starts were stored) replays from the initial state.
 TEST(Records, ReplayStartsFromTheRecordedStart) {

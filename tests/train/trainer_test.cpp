@@ -136,6 +136,59 @@ TEST(SelfPlay, ExpertGamesLabelTheExpertsMovesAndTheExpertNeverLoses) {
   EXPECT_GT(network_moves, 100);
 }
 
+// The exact value of a tic-tac-toe position for the player to move (1 win, 0.5 draw, 0 loss),
+// by plain minimax: the reference for the alpha-beta values below.
+float exact_value(const State& s) {
+  std::vector<Action> legal;
+  s.legal_actions(legal);
+  float best = 0;
+  for (Action a : legal) {
+    auto child = s.clone();
+    child->apply(a);
+    const Outcome o = child->outcome();
+    const float v = !o.over                   ? 1 - exact_value(*child)
+                    : o.winner < 0            ? 0.5f
+                    : o.winner == s.to_move() ? 1.0f
+                                              : 0.0f;
+    best = std::max(best, v);
+  }
+  return best;
+}
+
+// selfplay.alphabeta_value_share: about that share of the network's searched positions carries
+// an alpha-beta value; a 9-ply search solves tic-tac-toe, so each is the position's exact value.
+TEST(SelfPlay, AlphaBetaValuesScoreAShareOfThePositionsExactly) {
+  ScratchDir scratch("selfplay-abvalue");
+  RunConfig cfg = tictactoe_config(tictactoe_rules(scratch.path()));
+  cfg.mutable_selfplay()->set_alphabeta_value_share(0.5f);
+  cfg.mutable_selfplay()->set_alphabeta_value_depth(9);
+  const RunDir dir(scratch / "run");
+  GamePtr game = prepare_run_dir(dir, cfg);
+  SelfPlay sp(game, cfg, dir, "t");
+  std::atomic<bool> stop{false};
+  sp.run(stop, 40);
+  int valued = 0, plain = 0;
+  for (const auto& name : list_record_chunks(dir.records())) {
+    const RecordChunk chunk = read_record_chunk(dir.records() + "/" + name, *game);
+    for (const GameRecord& g : chunk.games()) {
+      auto state = game->initial_state();
+      for (const MoveRecord& m : g.moves()) {
+        if (m.has_alphabeta_value()) {
+          ++valued;
+          EXPECT_FLOAT_EQ(m.alphabeta_value(), exact_value(*state)) << state->to_text();
+        } else {
+          ++plain;
+        }
+        state->apply(m.action());
+      }
+    }
+  }
+  const double share = static_cast<double>(valued) / (valued + plain);
+  EXPECT_GT(valued + plain, 200);
+  EXPECT_GT(share, 0.35);
+  EXPECT_LT(share, 0.65);
+}
+
 TEST(Trainer, ResumesExactlyAfterAStop) {
   ScratchDir scratch("resume");
   RunConfig cfg = tictactoe_config(tictactoe_rules(scratch.path()));
