@@ -47,15 +47,23 @@ void Search::expand(NodeIndex n, const std::vector<Action>& legal, const Evaluat
                              " priors for " + std::to_string(legal.size()) + " legal actions");
   }
   Edge* edges = tree_.new_edges(n, static_cast<int>(legal.size()));
+  // A prior that is not a positive finite number counts as 0; with a policy temperature T the
+  // rest are raised to 1/T (relative to the largest, so that none underflows) before they are
+  // normalised.
+  const float t = config_.policy_temperature;
+  float largest = 0;
+  for (float p : eval.priors) largest = (std::isfinite(p) && p > largest) ? p : largest;
+  auto shaped = [&](float p) -> double {
+    if (!(std::isfinite(p) && p > 0)) return 0.0;
+    return t == 1.0f ? p : std::pow(static_cast<double>(p) / largest, 1.0 / t);
+  };
   double sum = 0;
-  for (float p : eval.priors) sum += (std::isfinite(p) && p > 0) ? p : 0;
+  for (float p : eval.priors) sum += shaped(p);
   const float uniform = 1.0f / legal.size();
   for (size_t i = 0; i < legal.size(); ++i) {
-    const float p = eval.priors[i];
     edges[i].action = static_cast<uint16_t>(legal[i]);
     edges[i].child = kNoNode;
-    edges[i].set_prior(sum > 0 ? ((std::isfinite(p) && p > 0) ? static_cast<float>(p / sum) : 0.0f)
-                               : uniform);
+    edges[i].set_prior(sum > 0 ? static_cast<float>(shaped(eval.priors[i]) / sum) : uniform);
   }
   Node& node = tree_.node(n);
   absolute(eval.wdl, node.to_move, node.nn_w0, node.nn_d);

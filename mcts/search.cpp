@@ -38,6 +38,8 @@ void SearchConfig::validate() const {
   check(c_puct_base > 0, "c_puct_base", "must be positive");
   check(leaves_per_batch >= 1, "leaves_per_batch", "must be at least 1");
   check(virtual_loss >= 0, "virtual_loss", "must not be negative");
+  check(std::isfinite(policy_temperature) && policy_temperature >= 0.1f && policy_temperature <= 10,
+        "policy_temperature", "must be in [0.1, 10]");
   check(max_nodes >= 2, "max_nodes", "must be at least 2");
   check(dirichlet_alpha > 0, "dirichlet_alpha", "must be positive");
   check(dirichlet_epsilon >= 0 && dirichlet_epsilon <= 1, "dirichlet_epsilon", "must be in [0, 1]");

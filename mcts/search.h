@@ -53,6 +53,10 @@ struct SearchConfig {
   // fpu_reduction * sqrt(sum of the priors of visited children); fpu_reduction_root at the root.
   float fpu_reduction = 0.25f;
   float fpu_reduction_root = 0.0f;
+  // Policy softmax temperature: an expanded node's priors are the network's raised to
+  // 1 / policy_temperature and renormalised (1 = as given; above 1 flattens them, as Leela
+  // Chess Zero does at play). The cache keeps the network's own priors.
+  float policy_temperature = 1.0f;
   // Leaves collected per step per tree (kept apart by virtual loss), and the weight of a
   // virtual loss: a visit in flight counts as `virtual_loss` lost visits while it is pending.
   int leaves_per_batch = 1;

@@ -385,6 +385,51 @@ std::unique_ptr<Model> Model::clone(const std::string& device) const {
   return std::unique_ptr<Model>(new Model(meta_, std::move(impl)));
 }
 
+std::unique_ptr<Model> Model::average(const std::vector<const Model*>& models) {
+  if (models.empty()) throw ModelError("model average: no models given");
+  const ModelMetadata& last = models.back()->metadata();
+  auto same_shape = [&](const ModelMetadata& m) {
+    return m.game() == last.game() && m.fingerprint() == last.fingerprint() &&
+           m.encoding_version() == last.encoding_version() &&
+           m.input_channels() == last.input_channels() && m.input_height() == last.input_height() &&
+           m.input_width() == last.input_width() && m.num_actions() == last.num_actions() &&
+           m.policy_planes() == last.policy_planes() &&
+           m.network().SerializeAsString() == last.network().SerializeAsString();
+  };
+  for (const Model* m : models) {
+    if (!same_shape(m->metadata())) {
+      throw ModelError("model average: " + m->metadata().model_id() + " and " + last.model_id() +
+                       " differ in game, ruleset, encoding or network shape; only models of one "
+                       "run's network can be averaged");
+    }
+  }
+  std::unique_ptr<Model> out = models.back()->clone("cpu");
+  const double n = static_cast<double>(models.size());
+  {
+    torch::NoGradGuard no_grad;
+    // Parameters, then buffers: each model's named tensors, and the output's to overwrite.
+    for (const bool buffers : {false, true}) {
+      auto named = [buffers](const Model& m) {
+        return buffers ? m.impl_->net->named_buffers(true) : m.impl_->net->named_parameters(true);
+      };
+      std::vector<torch::OrderedDict<std::string, torch::Tensor>> sources;
+      for (const Model* m : models) sources.push_back(named(*m));
+      for (auto& item : named(*out)) {
+        torch::Tensor& d = item.value();
+        if (!d.is_floating_point()) continue;  // counters (num_batches_tracked) stay the last's
+        torch::Tensor sum = torch::zeros(d.sizes(), torch::kFloat64);
+        for (const auto& src : sources) sum += src[item.key()].to(torch::kCPU, torch::kFloat64);
+        d.copy_((sum / n).to(d.scalar_type()));
+      }
+    }
+  }
+  out->meta_.set_model_id(last.model_id() + "+avg" + std::to_string(models.size()));
+  out->meta_.set_parent_model(last.model_id());
+  out->meta_.set_created(utc_now_iso());
+  out->meta_.set_created_unix_ms(unix_ms_now());
+  return out;
+}
+
 int Model::input_size() const {
   return meta_.input_channels() * meta_.input_height() * meta_.input_width();
 }

@@ -74,6 +74,11 @@ class Model {
   void save(const std::string& path) const;
   // A deep copy (weights and metadata) on `device` ("" = the same device).
   std::unique_ptr<Model> clone(const std::string& device = "") const;
+  // The element-wise mean of the weights and batch-norm statistics of `models` (checkpoint
+  // averaging, as in stochastic weight averaging), on the CPU, with the last model's metadata
+  // under a new id ("<last id>+avg<N>", its parent the last model). Throws ModelError unless
+  // every model has the same game, fingerprint, encoding, input shape, actions and network.
+  static std::unique_ptr<Model> average(const std::vector<const Model*>& models);
 
   const ModelMetadata& metadata() const { return meta_; }
   ModelMetadata& metadata() { return meta_; }

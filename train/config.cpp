@@ -87,6 +87,12 @@ void complete_search(SearchConfig& s, const Checker& c, const std::string& path,
   if (s.has_capture_prior()) c.range(path + ".capture_prior", s.capture_prior(), 0, 1);
   if (s.has_minimax_weight()) c.range(path + ".minimax_weight", s.minimax_weight(), 0, 1);
   if (s.has_forced_playouts()) c.range(path + ".forced_playouts", s.forced_playouts(), 0, 100);
+  if (s.has_policy_temperature()) {
+    c.range(path + ".policy_temperature", s.policy_temperature(), 0.1, 10);
+  }
+  if (s.has_fpu_reduction_root()) {
+    c.range(path + ".fpu_reduction_root", s.fpu_reduction_root(), -10, 10);
+  }
 }
 
 }  // namespace

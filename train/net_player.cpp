@@ -168,6 +168,15 @@ void register_net_player_kind() {
     if (args.has("cpuct")) {
       search.set_c_puct(static_cast<float>(args.get_double("cpuct", 0, 0.01, 100)));
     }
+    if (args.has("fpu")) {
+      search.set_fpu_reduction(static_cast<float>(args.get_double("fpu", 0.25, -10, 10)));
+    }
+    if (args.has("fpuroot")) {
+      search.set_fpu_reduction_root(static_cast<float>(args.get_double("fpuroot", 0, -10, 10)));
+    }
+    if (args.has("pst")) {
+      search.set_policy_temperature(static_cast<float>(args.get_double("pst", 1, 0.1, 10)));
+    }
     search.set_leaves_per_batch(args.get_int("leaves", kNetPlayLeavesPerBatch, 1, 256));
     if (args.has("gumbel")) search.set_gumbel_actions(args.get_int("gumbel", 0, 0, 65536));
     if (args.has("solver")) search.set_solver(args.get_int("solver", 1, 0, 1) != 0);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <set>
 
@@ -478,6 +479,51 @@ TEST(Search, ConfigIsValidated) {
   config = {};
   config.dirichlet_epsilon = 2;
   EXPECT_THROW(Search(testing::make_tictactoe(), config), std::invalid_argument);
+}
+
+// A policy temperature T raises the network's priors to 1/T and renormalises them; a prior that
+// is zero or not a number stays zero.
+TEST(Search, PolicyTemperatureShapesThePriors) {
+  // Empty board: nine legal moves; the network's priors 0.64, 0.16, 0.04, NaN, 0 and four of 0.04.
+  const std::vector<float> given = {0.64f, 0.16f, 0.04f, std::nanf(""), 0.0f,
+                                    0.04f, 0.04f, 0.04f, 0.04f};
+  ScriptedEvaluator eval(nullptr, [&](const State&, const std::vector<Action>& legal) {
+    std::vector<float> p(legal.size(), 0.01f);
+    if (legal.size() == given.size()) p = given;
+    return p;
+  });
+  auto root_priors = [&](float t) {
+    SearchConfig config;
+    config.simulations = 1;
+    config.policy_temperature = t;
+    const GamePtr game = testing::make_tictactoe();
+    Search search(game, config);
+    search.reset(*game->initial_state());
+    return search.run(eval).prior;
+  };
+  const std::vector<float> plain = root_priors(1.0f);
+  ASSERT_EQ(plain.size(), 9u);
+  const float sum1 = 0.64f + 0.16f + 5 * 0.04f;
+  EXPECT_NEAR(plain[0], 0.64f / sum1, 1e-4);
+  EXPECT_NEAR(plain[1], 0.16f / sum1, 1e-4);
+  EXPECT_EQ(plain[3], 0.0f);
+  EXPECT_EQ(plain[4], 0.0f);
+  // T = 2: square roots 0.8, 0.4, 0.2 (five of them), summing to 2.2.
+  const std::vector<float> flat = root_priors(2.0f);
+  EXPECT_NEAR(flat[0], 0.8f / 2.2f, 1e-4);
+  EXPECT_NEAR(flat[1], 0.4f / 2.2f, 1e-4);
+  EXPECT_NEAR(flat[2], 0.2f / 2.2f, 1e-4);
+  EXPECT_EQ(flat[3], 0.0f);
+  EXPECT_EQ(flat[4], 0.0f);
+  // T = 0.5: squares 0.4096, 0.0256, 0.0016 (five), summing to 0.4432.
+  const std::vector<float> sharp = root_priors(0.5f);
+  EXPECT_NEAR(sharp[0], 0.4096f / 0.4432f, 1e-4);
+  EXPECT_NEAR(sharp[2], 0.0016f / 0.4432f, 1e-4);
+  SearchConfig bad;
+  bad.policy_temperature = 0;
+  EXPECT_THROW(bad.validate(), std::invalid_argument);
+  bad.policy_temperature = std::nanf("");
+  EXPECT_THROW(bad.validate(), std::invalid_argument);
 }
 
 TEST(Search, WrongNumberOfPriorsIsAnError) {

@@ -127,6 +127,10 @@ TEST(RunConfig, BadConfigsAreRefusedNamingTheField) {
   EXPECT_NE(e.find("selfplay.search.forced_playouts"), std::string::npos) << e;
   e = refusal("rules: \"seize\" selfplay { search { capture_prior: 2 } }");
   EXPECT_NE(e.find("selfplay.search.capture_prior"), std::string::npos) << e;
+  e = refusal("rules: \"seize\" gating { search { policy_temperature: 0 } }");
+  EXPECT_NE(e.find("gating.search.policy_temperature"), std::string::npos) << e;
+  e = refusal("rules: \"seize\" selfplay { search { fpu_reduction_root: 20 } }");
+  EXPECT_NE(e.find("selfplay.search.fpu_reduction_root"), std::string::npos) << e;
   e = refusal("rules: \"seize\" selfplay { expert_games: 1.5 }");
   EXPECT_NE(e.find("selfplay.expert_games"), std::string::npos) << e;
   e = refusal("rules: \"seize\" selfplay { expert_depth: 0 }");

@@ -177,6 +177,59 @@ TEST(Model, BadArchitectureAndDeviceAreRefused) {
   EXPECT_THROW(Model::create(*game, small_net(), "tpu", 1), ModelError);
 }
 
+// Checkpoint averaging: every weight and batch-norm statistic is the mean of the models', the
+// metadata the last one's under a new id; models of another shape are refused.
+TEST(Model, AverageIsTheMeanOfEveryWeightAndStatistic) {
+  GamePtr game = make_tictactoe();
+  auto a = Model::create(*game, small_net(), "cpu", 5);
+  auto b = Model::create(*game, small_net(), "cpu", 6);
+  auto c = Model::create(*game, small_net(), "cpu", 7);
+  c->metadata().set_training_step(3000);
+  {
+    torch::NoGradGuard no_grad;
+    // Statistics as training leaves them, and batch-norm scales moved off their initial 1 and
+    // 0 (alike in every fresh network), different in each model.
+    float k = 1;
+    for (Model* m : {a.get(), b.get(), c.get()}) {
+      for (auto& item : m->impl().net->named_buffers(true)) {
+        if (item.value().is_floating_point()) item.value().fill_(k);
+      }
+      for (auto& p : m->impl().net->parameters()) p.add_(0.1f * k);
+      k *= 2;  // 1, 2, 4
+    }
+  }
+  const auto mean = Model::average({a.get(), b.get(), c.get()});
+  EXPECT_EQ(mean->metadata().model_id(), c->metadata().model_id() + "+avg3");
+  EXPECT_EQ(mean->metadata().parent_model(), c->metadata().model_id());
+  EXPECT_EQ(mean->metadata().training_step(), 3000);
+  auto pa = a->impl().net->named_parameters(true), pb = b->impl().net->named_parameters(true),
+       pc = c->impl().net->named_parameters(true);
+  int checked = 0;
+  for (auto& item : mean->impl().net->named_parameters(true)) {
+    const torch::Tensor expect = (pa[item.key()] + pb[item.key()] + pc[item.key()]) / 3;
+    EXPECT_TRUE(torch::allclose(item.value(), expect, 1e-6, 1e-6)) << item.key();
+    EXPECT_FALSE(torch::allclose(item.value(), pc[item.key()])) << item.key();
+    ++checked;
+  }
+  EXPECT_GT(checked, 4);
+  int buffers = 0;
+  for (auto& item : mean->impl().net->named_buffers(true)) {
+    if (!item.value().is_floating_point()) continue;
+    EXPECT_TRUE(torch::allclose(item.value(), torch::full_like(item.value(), 7.0f / 3)))
+        << item.key();
+    ++buffers;
+  }
+  EXPECT_GT(buffers, 0);
+  // It runs, and the mean of one model is that model.
+  const std::vector<std::string> pos = {".../.../... x", "x.o/.x./... o"};
+  EXPECT_EQ(run(*Model::average({a.get()}), *game, pos), run(*a, *game, pos));
+  NetworkConfig wider = small_net();
+  wider.set_channels(16);
+  auto other = Model::create(*game, wider, "cpu", 8);
+  EXPECT_THROW(Model::average({a.get(), other.get()}), ModelError);
+  EXPECT_THROW(Model::average({}), ModelError);
+}
+
 TEST(AtomicFile, ReplacesWholeFilesAndLeavesNoTemporaries) {
   ScratchDir dir("atomic");
   const std::string path = dir / "f.bin";
