@@ -52,7 +52,9 @@ void Search::expand(NodeIndex n, const std::vector<Action>& legal, const Evaluat
   // normalised.
   const float t = config_.policy_temperature;
   float largest = 0;
-  for (float p : eval.priors) largest = (std::isfinite(p) && p > largest) ? p : largest;
+  if (t != 1.0f) {
+    for (float p : eval.priors) largest = (std::isfinite(p) && p > largest) ? p : largest;
+  }
   auto shaped = [&](float p) -> double {
     if (!(std::isfinite(p) && p > 0)) return 0.0;
     return t == 1.0f ? p : std::pow(static_cast<double>(p) / largest, 1.0 / t);
