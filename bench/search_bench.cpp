@@ -70,6 +70,7 @@ void BM_LeafCaptureSearch(benchmark::State& state) {
   if (variant == 2) config.quiescence_plies = 1;
   if (variant == 3) config.minimax_weight = 0.5f;
   if (variant == 4) config.capture_prior = 0.3f;
+  if (variant == 5) config.heuristic_prior = 0.3f;
   UniformEvaluator eval;
   Search search(bench_game(), config);
   search.reset(*bench_game()->initial_state());
@@ -89,7 +90,7 @@ void BM_LeafCaptureSearch(benchmark::State& state) {
 }
 BENCHMARK(BM_LeafCaptureSearch)
     ->ArgName("variant")
-    ->DenseRange(0, 4)
+    ->DenseRange(0, 5)
     ->Unit(benchmark::kMillisecond);
 
 BENCHMARK(BM_SingleSearch)

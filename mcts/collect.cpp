@@ -47,6 +47,7 @@ Search::Descent Search::select_leaf(LeafBatch::Leaf& leaf) {
       undo_virtual_loss(leaf.path);
       return Descent::kCollision;
     }
+    if (shape_by_heuristic_ && !node.heuristic_shaped) shape_priors_by_heuristic(n, *leaf.state);
     const int i =
         at_root && gumbel_ ? select_gumbel_root() : select_child(n, at_root, config_.solver);
     if (i < 0) {

@@ -2,6 +2,9 @@
 // quiescence_weight): an MCTS-minimax hybrid with state evaluations after Baier and Winands
 // (2015), in the way AlphaGo mixed its value network with rollouts; and priors shaped toward
 // captures (SearchConfig::capture_prior).
+#include <algorithm>
+#include <cmath>
+
 #include "engine/heuristic.h"
 #include "mcts/search.h"
 
@@ -10,7 +13,7 @@ namespace pincer::mcts {
 void Search::capture_search_leaf(LeafBatch::Leaf& leaf, bool value) {
   leaf.capture_win = -1.0f;
   leaf.captures.clear();
-  if (capture_ && value) {
+  if (capture_ && value && (config_.quiescence_weight > 0 || config_.minimax_weight > 0)) {
     const uint64_t before = capture_->nodes();
     const int score = capture_->value(*leaf.state, config_.quiescence_plies);
     stats_.capture_nodes += capture_->nodes() - before;
@@ -18,6 +21,51 @@ void Search::capture_search_leaf(LeafBatch::Leaf& leaf, bool value) {
   }
   if (heuristic_ && config_.capture_prior > 0) {
     heuristic_->capture_points(*leaf.state, leaf.legal, leaf.captures);
+  }
+}
+
+void Search::shape_priors_by_heuristic(NodeIndex n, const State& state) {
+  Node& node = tree_.node(n);
+  if (node.heuristic_shaped || node.state != NodeState::kExpanded) return;
+  node.heuristic_shaped = 1;
+  const int mover = state.to_move();
+  // Scores beyond a few dozen scales only saturate the softmax; wins and losses clamp to that.
+  const float limit = 30.0f * config_.heuristic_prior_scale;
+  Edge* edges = tree_.edges(node);
+  std::vector<float>& p = heuristic_scratch_;
+  p.resize(node.num_edges);
+  float best = -limit;
+  const uint64_t before = capture_->nodes();
+  for (int i = 0; i < node.num_edges; ++i) {
+    std::unique_ptr<State> child = state.clone();
+    child->apply(edges[i].action);
+    const int v = capture_->value(*child);
+    p[i] = std::clamp(static_cast<float>(child->to_move() == mover ? v : -v), -limit, limit);
+    best = std::max(best, p[i]);
+  }
+  stats_.capture_nodes += capture_->nodes() - before;
+  float sum = 0;
+  for (float& x : p) sum += (x = std::exp((x - best) / config_.heuristic_prior_scale));
+  for (float& x : p) x /= sum;
+  // The node's priors already hold the capture share (mix_leaf_value); the heuristic's share gets
+  // it too, so that P' = (1 - c) * ((1 - h) * P + h * softmax) + c * [capture] / captures.
+  if (config_.capture_prior > 0) {
+    std::vector<Action>& actions = heuristic_actions_;
+    actions.resize(node.num_edges);
+    for (int i = 0; i < node.num_edges; ++i) actions[i] = edges[i].action;
+    heuristic_->capture_points(state, actions, heuristic_captures_);
+    int count = 0;
+    for (int c : heuristic_captures_) count += c > 0;
+    if (count > 0) {
+      const float keep = 1 - config_.capture_prior, add = config_.capture_prior / count;
+      for (int i = 0; i < node.num_edges; ++i) {
+        p[i] = keep * p[i] + (heuristic_captures_[i] > 0 ? add : 0.0f);
+      }
+    }
+  }
+  const float h = config_.heuristic_prior;
+  for (int i = 0; i < node.num_edges; ++i) {
+    edges[i].set_prior((1 - h) * edges[i].prior() + h * p[i]);
   }
 }
 

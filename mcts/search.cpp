@@ -56,6 +56,9 @@ void SearchConfig::validate() const {
   check(quiescence_plies >= 0 && quiescence_plies <= 4, "quiescence_plies", "must be in [0, 4]");
   check(minimax_weight >= 0 && minimax_weight <= 1, "minimax_weight", "must be in [0, 1]");
   check(capture_prior >= 0 && capture_prior <= 1, "capture_prior", "must be in [0, 1]");
+  check(heuristic_prior >= 0 && heuristic_prior <= 1, "heuristic_prior", "must be in [0, 1]");
+  check(std::isfinite(heuristic_prior_scale) && heuristic_prior_scale > 0, "heuristic_prior_scale",
+        "must be positive");
   check(gumbel_actions >= 0, "gumbel_actions", "must not be negative");
   check(gumbel_c_visit >= 0 && gumbel_c_scale >= 0, "gumbel_c_visit", "must not be negative");
   check(gumbel_noise_moves >= 0, "gumbel_noise_moves", "must not be negative");
@@ -73,15 +76,18 @@ Search::Search(GamePtr game, SearchConfig config, EvalCache* cache)
                                 " actions; the search supports " + std::to_string(kMaxActions));
   }
   tree_.set_num_actions(game_->num_actions());
-  if (config_.quiescence_weight > 0 || config_.capture_prior > 0 || config_.minimax_weight > 0) {
+  if (config_.quiescence_weight > 0 || config_.capture_prior > 0 || config_.minimax_weight > 0 ||
+      config_.heuristic_prior > 0) {
     heuristic_ = game_->heuristic();
     if (!heuristic_) {
       spdlog::debug(
-          "mcts: {} has no heuristic; quiescence_weight, capture_prior and minimax_weight are "
-          "ignored",
+          "mcts: {} has no heuristic; quiescence_weight, capture_prior, minimax_weight and "
+          "heuristic_prior are ignored",
           game_->game_name());
-    } else if (config_.quiescence_weight > 0 || config_.minimax_weight > 0) {
+    } else if (config_.quiescence_weight > 0 || config_.minimax_weight > 0 ||
+               config_.heuristic_prior > 0) {
       capture_ = std::make_unique<CaptureSearch>(*heuristic_, config_.quiescence_depth);
+      shape_by_heuristic_ = config_.heuristic_prior > 0;
     }
   }
   root_state_ = game_->initial_state();
@@ -145,6 +151,8 @@ void Search::prepare_root() {
   Node& root = tree_.node(tree_.root());
   Edge* edges = tree_.edges(root);
   const int n = root.num_edges;
+  // Before any noise, so that the noise keeps its share.
+  if (shape_by_heuristic_) shape_priors_by_heuristic(tree_.root(), *root_state_);
   if (config_.gumbel_actions > 0) {
     gumbel_ = std::make_unique<Gumbel>();
     gumbel_->noise.assign(n, 0.0f);

@@ -122,6 +122,15 @@ struct SearchConfig {
   // them: P' = (1 - capture_prior) * P + capture_prior * [capture] / captures. 0 = off.
   // Self-play's Dirichlet noise is mixed in after it.
   float capture_prior = 0.3f;
+  // Priors shaped by the heuristic's judgement of each move (progressive bias after Chaslot et
+  // al. 2008; needs a Heuristic): when a simulation first goes through an expanded node (the root
+  // when it is prepared, before any noise), each of its moves is played on a copy and scored for
+  // the mover by the capture search (quiescence_depth capture plies over Heuristic::evaluate),
+  // and the network's share of the priors becomes (1 - h) * P + h * softmax(score /
+  // heuristic_prior_scale), h = heuristic_prior (the capture share stays capture_prior). Leaves
+  // never gone through cost nothing. 0 = off.
+  float heuristic_prior = 0.0f;
+  float heuristic_prior_scale = 100.0f;  // in the heuristic's units (SE!ZE: 1/100 of a guard)
   // Implicit minimax backups (Lanctot, Winands, Pepels and Sturtevant 2014): every node also
   // keeps the minimax of its subtree's capture-search values (the leaves' quiescence, proven
   // results exact), and selection uses (1 - minimax_weight) * Q + minimax_weight * minimax.
@@ -305,6 +314,9 @@ class Search {
   // The capture search's win probability of `leaf` for its mover into leaf.capture_win (-1 when
   // mixing is off or `value` is false), and its moves' capture points into leaf.captures.
   void capture_search_leaf(LeafBatch::Leaf& leaf, bool value = true);
+  // Mixes the heuristic's share into the priors of the expanded node `n` at `state` (once per
+  // node; SearchConfig::heuristic_prior).
+  void shape_priors_by_heuristic(NodeIndex n, const State& state);
   // After the node `n` was expanded for `leaf`: mixes its network value with leaf.capture_win
   // and shapes its priors toward captures.
   void mix_leaf_value(NodeIndex n, const LeafBatch::Leaf& leaf);
@@ -346,7 +358,12 @@ class Search {
   bool tree_full_ = false;
   bool stopped_ = false;
   Evaluation scratch_;
-  std::vector<Action> wins_;  // scratch of read_tactics()
+  // shape_priors_by_heuristic()'s scratch.
+  std::vector<float> heuristic_scratch_;
+  std::vector<Action> heuristic_actions_;
+  std::vector<int> heuristic_captures_;
+  bool shape_by_heuristic_ = false;  // heuristic_prior > 0 and a Heuristic
+  std::vector<Action> wins_;         // scratch of read_tactics()
   bool have_result_ = false;
   SearchResult result_;
   std::unique_ptr<Gumbel> gumbel_;

@@ -81,6 +81,8 @@ struct Node {
   // The game-theoretic value when known (MCTS-Solver): a Proof. Terminal nodes are proven; a
   // search stops at a proven node below the root and backs up its exact value.
   uint8_t proof : 2;
+  // Its priors have had the heuristic's share (SearchConfig::heuristic_prior) mixed in.
+  uint8_t heuristic_shaped : 1;
 
   // The implicit minimax value for `player` in [-1, 1] (has_minimax() first).
   bool has_minimax() const { return minimax != kNoMinimax; }

@@ -8,11 +8,17 @@
 // capture search at weight 0.3 scored 247/640 = 0.39 where the search's own defaults (four
 // leaves, weight 0.5) scored 202/640 = 0.32, on 16 seeds' openings (the model shipped on 1 Dec,
 // step 39,000, on all of them; the one shipped since on four).
+//
+// Priors shaped by the heuristic (SearchConfig::heuristic_prior, 3 Dec 2026, docs/search.md,
+// "Heuristic priors"): half of the network's prior mass given to the softmax of each move's
+// capture-search score took the shipped SE!ZE model from about 0.4 to about 0.55 against
+// alphabeta:time=0.1 at 200 simulations. A game without a heuristic searches as before.
 #pragma once
 
 namespace pincer {
 
 constexpr int kNetPlayLeavesPerBatch = 2;
 constexpr float kNetPlayQuiescenceWeight = 0.3f;
+constexpr float kNetPlayHeuristicPrior = 0.5f;
 
 }  // namespace pincer

@@ -69,6 +69,7 @@ struct MctsAnalyzerOptions {
   // A network's play settings (play/net_search_defaults.h).
   int leaves_per_batch = kNetPlayLeavesPerBatch;
   float quiescence_weight = kNetPlayQuiescenceWeight;
+  float heuristic_prior = kNetPlayHeuristicPrior;
   size_t cache_entries = 1 << 18;  // 0: no cache
   std::string description;
 };

@@ -194,6 +194,11 @@ void register_net_player_kind() {
     if (args.has("cprior")) {
       search.set_capture_prior(static_cast<float>(args.get_double("cprior", 0, 0, 1)));
     }
+    search.set_heuristic_prior(
+        static_cast<float>(args.get_double("hprior", kNetPlayHeuristicPrior, 0, 1)));
+    if (args.has("hscale")) {
+      search.set_heuristic_prior_scale(static_cast<float>(args.get_double("hscale", 100, 1, 1e6)));
+    }
     const std::string device = args.get_string("device", "cpu");
     o.level = args.get_int("level", kMaxLevel, kMinLevel, kMaxLevel);
     args.finish();

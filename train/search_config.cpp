@@ -22,6 +22,8 @@ mcts::SearchConfig play_search_config(const SearchConfig& s, uint64_t seed) {
   if (s.has_forced_playouts()) c.forced_playouts = s.forced_playouts();  // self-play only
   if (s.has_policy_temperature()) c.policy_temperature = s.policy_temperature();
   if (s.has_fpu_reduction_root()) c.fpu_reduction_root = s.fpu_reduction_root();
+  if (s.has_heuristic_prior()) c.heuristic_prior = s.heuristic_prior();
+  if (s.has_heuristic_prior_scale()) c.heuristic_prior_scale = s.heuristic_prior_scale();
   c.self_play = false;
   c.seed = seed;
   c.fast_simulations = std::max(1, std::min(c.fast_simulations, c.simulations));

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "engine/capture_search.h"
@@ -136,6 +137,66 @@ TEST(LeafCaptureSearch, CapturePriorMovesPriorMassToCaptures) {
   }
 }
 
+TEST(LeafCaptureSearch, HeuristicPriorIsTheSoftmaxOfEachMovesCaptureSearchScore) {
+  const GamePtr game = load_game("seize-reference");
+  const auto start = game->parse_state(kHangs);
+  const Action blunder = game->parse_action(*start, kBlunder);
+  const Heuristic& h = *game->heuristic();
+  std::vector<Action> legal;
+  start->legal_actions(legal);
+  std::vector<double> want(legal.size());
+  double sum = 0;
+  for (size_t i = 0; i < legal.size(); ++i) {
+    sum += want[i] = std::exp(capture_value_after(h, *start, legal[i]) / 100.0);
+  }
+  SearchConfig config;
+  config.simulations = 1;
+  config.capture_prior = 0;
+  config.heuristic_prior = 0.5f;
+  config.heuristic_prior_scale = 100;
+  UniformEvaluator eval;
+  const SearchResult r = run_on(game, *start, config, eval);
+  ASSERT_EQ(r.actions.size(), legal.size());
+  const float uniform = 1.0f / legal.size();
+  float blunder_prior = 1, best_prior = 0;
+  for (size_t i = 0; i < r.actions.size(); ++i) {
+    const size_t j = std::find(legal.begin(), legal.end(), r.actions[i]) - legal.begin();
+    EXPECT_NEAR(r.prior[i], 0.5f * uniform + 0.5f * want[j] / sum, 2e-3f)
+        << game->action_text(*start, r.actions[i], false);
+    if (r.actions[i] == blunder) blunder_prior = r.prior[i];
+    best_prior = std::max(best_prior, r.prior[i]);
+  }
+  // The move that hangs 7 points keeps only (about) half the uniform share; the best ones gain.
+  EXPECT_NEAR(blunder_prior, 0.5f * uniform, 1e-3f);
+  EXPECT_GT(best_prior, 1.25f * uniform);
+
+  // With capture priors too, the capture share stays whole:
+  // P' = (1 - c) * ((1 - h) * P + h * softmax) + c * [capture] / captures.
+  auto after = start->clone();
+  after->apply(blunder);  // gold to move, with captures
+  std::vector<Action> replies;
+  after->legal_actions(replies);
+  std::vector<int> caps;
+  h.capture_points(*after, replies, caps);
+  const int captures =
+      static_cast<int>(std::count_if(caps.begin(), caps.end(), [](int c) { return c > 0; }));
+  ASSERT_GT(captures, 0);
+  std::vector<double> soft(replies.size());
+  double total = 0;
+  for (size_t i = 0; i < replies.size(); ++i) {
+    total += soft[i] = std::exp(capture_value_after(h, *after, replies[i]) / 100.0);
+  }
+  config.capture_prior = 0.3f;
+  const SearchResult both = run_on(game, *after, config, eval);
+  ASSERT_EQ(both.actions.size(), replies.size());
+  for (size_t i = 0; i < both.actions.size(); ++i) {
+    const size_t j = std::find(replies.begin(), replies.end(), both.actions[i]) - replies.begin();
+    const double want =
+        0.7 * (0.5 / replies.size() + 0.5 * soft[j] / total) + (caps[j] > 0 ? 0.3 / captures : 0.0);
+    EXPECT_NEAR(both.prior[i], want, 2e-3) << game->action_text(*after, both.actions[i], false);
+  }
+}
+
 TEST(LeafCaptureSearch, ImplicitMinimaxSeesTheReplyThatCaptures) {
   // The same blunder with a network that likes it and leaves the values alone (a draw): the
   // leaves' capture searches alone (quiescence_weight 0) backed up by minimax steer away from it.
@@ -171,6 +232,7 @@ TEST(LeafCaptureSearch, AGameWithoutAHeuristicSearchesAsWithout) {
   config.quiescence_weight = 1.0f;
   config.capture_prior = 1.0f;
   config.minimax_weight = 1.0f;
+  config.heuristic_prior = 1.0f;
   const SearchResult mixed = run_on(game, *game->initial_state(), config, eval);
   EXPECT_EQ(plain.visits, mixed.visits);
   EXPECT_EQ(plain.action, mixed.action);
@@ -205,6 +267,11 @@ TEST(LeafCaptureSearch, ConfigIsValidated) {
             std::string::npos);
   EXPECT_NE(refusal([](SearchConfig& c) { c.minimax_weight = -1; }).find("minimax_weight"),
             std::string::npos);
+  EXPECT_NE(refusal([](SearchConfig& c) { c.heuristic_prior = 1.5f; }).find("heuristic_prior"),
+            std::string::npos);
+  EXPECT_NE(
+      refusal([](SearchConfig& c) { c.heuristic_prior_scale = 0; }).find("heuristic_prior_scale"),
+      std::string::npos);
   EXPECT_EQ(refusal([](SearchConfig& c) {
               c.quiescence_weight = 1;
               c.quiescence_depth = 0;

@@ -131,6 +131,10 @@ TEST(RunConfig, BadConfigsAreRefusedNamingTheField) {
   EXPECT_NE(e.find("gating.search.policy_temperature"), std::string::npos) << e;
   e = refusal("rules: \"seize\" selfplay { search { fpu_reduction_root: 20 } }");
   EXPECT_NE(e.find("selfplay.search.fpu_reduction_root"), std::string::npos) << e;
+  e = refusal("rules: \"seize\" selfplay { search { heuristic_prior: -0.5 } }");
+  EXPECT_NE(e.find("selfplay.search.heuristic_prior"), std::string::npos) << e;
+  e = refusal("rules: \"seize\" gating { search { heuristic_prior_scale: 0 } }");
+  EXPECT_NE(e.find("gating.search.heuristic_prior_scale"), std::string::npos) << e;
   e = refusal("rules: \"seize\" selfplay { expert_games: 1.5 }");
   EXPECT_NE(e.find("selfplay.expert_games"), std::string::npos) << e;
   e = refusal("rules: \"seize\" selfplay { expert_depth: 0 }");
