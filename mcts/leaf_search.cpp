@@ -24,22 +24,19 @@ void Search::capture_search_leaf(LeafBatch::Leaf& leaf, bool value) {
   }
 }
 
-void Search::shape_priors_by_heuristic(NodeIndex n, const State& state) {
-  Node& node = tree_.node(n);
-  if (node.heuristic_shaped || node.state != NodeState::kExpanded) return;
-  node.heuristic_shaped = 1;
+void Search::heuristic_shares(const Node& node, const State& state, int plies,
+                              std::vector<float>& p) {
   const int mover = state.to_move();
   // Scores beyond a few dozen scales only saturate the softmax; wins and losses clamp to that.
   const float limit = 30.0f * config_.heuristic_prior_scale;
-  Edge* edges = tree_.edges(node);
-  std::vector<float>& p = heuristic_scratch_;
+  const Edge* edges = tree_.edges(node);
   p.resize(node.num_edges);
   float best = -limit;
   const uint64_t before = capture_->nodes();
   for (int i = 0; i < node.num_edges; ++i) {
     std::unique_ptr<State> child = state.clone();
     child->apply(edges[i].action);
-    const int v = capture_->value(*child);
+    const int v = capture_->value(*child, plies);
     p[i] = std::clamp(static_cast<float>(child->to_move() == mover ? v : -v), -limit, limit);
     best = std::max(best, p[i]);
   }
@@ -63,10 +60,48 @@ void Search::shape_priors_by_heuristic(NodeIndex n, const State& state) {
       }
     }
   }
+}
+
+void Search::shape_priors_by_heuristic(NodeIndex n, const State& state) {
+  Node& node = tree_.node(n);
+  if (node.heuristic_shaped || node.state != NodeState::kExpanded) return;
+  node.heuristic_shaped = 1;
+  std::vector<float>& p = heuristic_scratch_;
+  heuristic_shares(node, state, 0, p);
   const float h = config_.heuristic_prior;
+  Edge* edges = tree_.edges(node);
   for (int i = 0; i < node.num_edges; ++i) {
     edges[i].set_prior((1 - h) * edges[i].prior() + h * p[i]);
   }
+}
+
+void Search::shape_root_priors_by_heuristic() {
+  const int plies = config_.heuristic_prior_root_plies;
+  if (plies == 0) {
+    shape_priors_by_heuristic(tree_.root(), *root_state_);
+    return;
+  }
+  Node& root = tree_.node(tree_.root());
+  if (root.heuristic_root_shaped || root.state != NodeState::kExpanded) return;
+  std::vector<float>& deep = heuristic_scratch_;
+  heuristic_shares(root, *root_state_, plies, deep);
+  const float h = config_.heuristic_prior;
+  Edge* edges = tree_.edges(root);
+  if (root.heuristic_shaped) {
+    // Shaped as an inner node of the kept subtree: its priors are (1 - h) * P + h * shallow, so
+    // swapping the shallow share for the deep one gives (1 - h) * P + h * deep.
+    std::vector<float>& shallow = heuristic_shallow_;
+    heuristic_shares(root, *root_state_, 0, shallow);
+    for (int i = 0; i < root.num_edges; ++i) {
+      edges[i].set_prior(std::max(0.0f, edges[i].prior() + h * (deep[i] - shallow[i])));
+    }
+  } else {
+    for (int i = 0; i < root.num_edges; ++i) {
+      edges[i].set_prior((1 - h) * edges[i].prior() + h * deep[i]);
+    }
+  }
+  root.heuristic_shaped = 1;
+  root.heuristic_root_shaped = 1;
 }
 
 void Search::mix_leaf_value(NodeIndex n, const LeafBatch::Leaf& leaf) {

@@ -59,6 +59,8 @@ void SearchConfig::validate() const {
   check(heuristic_prior >= 0 && heuristic_prior <= 1, "heuristic_prior", "must be in [0, 1]");
   check(std::isfinite(heuristic_prior_scale) && heuristic_prior_scale > 0, "heuristic_prior_scale",
         "must be positive");
+  check(heuristic_prior_root_plies >= 0 && heuristic_prior_root_plies <= 4,
+        "heuristic_prior_root_plies", "must be in [0, 4]");
   check(gumbel_actions >= 0, "gumbel_actions", "must not be negative");
   check(gumbel_c_visit >= 0 && gumbel_c_scale >= 0, "gumbel_c_visit", "must not be negative");
   check(gumbel_noise_moves >= 0, "gumbel_noise_moves", "must not be negative");
@@ -152,7 +154,7 @@ void Search::prepare_root() {
   Edge* edges = tree_.edges(root);
   const int n = root.num_edges;
   // Before any noise, so that the noise keeps its share.
-  if (shape_by_heuristic_) shape_priors_by_heuristic(tree_.root(), *root_state_);
+  if (shape_by_heuristic_) shape_root_priors_by_heuristic();
   if (config_.gumbel_actions > 0) {
     gumbel_ = std::make_unique<Gumbel>();
     gumbel_->noise.assign(n, 0.0f);

@@ -131,6 +131,11 @@ struct SearchConfig {
   // never gone through cost nothing. 0 = off.
   float heuristic_prior = 0.0f;
   float heuristic_prior_scale = 100.0f;  // in the heuristic's units (SE!ZE: 1/100 of a guard)
+  // Full-width alpha-beta plies under each root move before its capture search, for the root's
+  // heuristic priors only (the root is shaped once a move, so it can afford a deeper look; a
+  // root shaped before as an inner node of a kept subtree has that shallow share replaced).
+  // 0 = the root is shaped like every other node. In [0, 4].
+  int heuristic_prior_root_plies = 0;
   // Implicit minimax backups (Lanctot, Winands, Pepels and Sturtevant 2014): every node also
   // keeps the minimax of its subtree's capture-search values (the leaves' quiescence, proven
   // results exact), and selection uses (1 - minimax_weight) * Q + minimax_weight * minimax.
@@ -317,6 +322,12 @@ class Search {
   // Mixes the heuristic's share into the priors of the expanded node `n` at `state` (once per
   // node; SearchConfig::heuristic_prior).
   void shape_priors_by_heuristic(NodeIndex n, const State& state);
+  // The same for the root, with SearchConfig::heuristic_prior_root_plies under each move.
+  void shape_root_priors_by_heuristic();
+  // The heuristic's share for the moves of the expanded node `node` at `state` into `p`:
+  // softmax(score / heuristic_prior_scale) of each move's search `plies` full-width plies deep
+  // (then captures), with the capture priors' share mixed in as at expansion.
+  void heuristic_shares(const Node& node, const State& state, int plies, std::vector<float>& p);
   // After the node `n` was expanded for `leaf`: mixes its network value with leaf.capture_win
   // and shapes its priors toward captures.
   void mix_leaf_value(NodeIndex n, const LeafBatch::Leaf& leaf);
@@ -360,6 +371,7 @@ class Search {
   Evaluation scratch_;
   // shape_priors_by_heuristic()'s scratch.
   std::vector<float> heuristic_scratch_;
+  std::vector<float> heuristic_shallow_;
   std::vector<Action> heuristic_actions_;
   std::vector<int> heuristic_captures_;
   bool shape_by_heuristic_ = false;  // heuristic_prior > 0 and a Heuristic

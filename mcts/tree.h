@@ -83,6 +83,8 @@ struct Node {
   uint8_t proof : 2;
   // Its priors have had the heuristic's share (SearchConfig::heuristic_prior) mixed in.
   uint8_t heuristic_shaped : 1;
+  // ... and, as a root, SearchConfig::heuristic_prior_root_plies' deeper share instead.
+  uint8_t heuristic_root_shaped : 1;
 
   // The implicit minimax value for `player` in [-1, 1] (has_minimax() first).
   bool has_minimax() const { return minimax != kNoMinimax; }

@@ -89,6 +89,9 @@ void complete_search(SearchConfig& s, const Checker& c, const std::string& path,
   if (s.has_heuristic_prior_scale()) {
     c.range(path + ".heuristic_prior_scale", s.heuristic_prior_scale(), 1, 1e6);
   }
+  if (s.has_heuristic_prior_root_plies()) {
+    c.range(path + ".heuristic_prior_root_plies", s.heuristic_prior_root_plies(), 0, 4);
+  }
   if (s.has_minimax_weight()) c.range(path + ".minimax_weight", s.minimax_weight(), 0, 1);
   if (s.has_forced_playouts()) c.range(path + ".forced_playouts", s.forced_playouts(), 0, 100);
   if (s.has_policy_temperature()) {

@@ -24,6 +24,9 @@ mcts::SearchConfig play_search_config(const SearchConfig& s, uint64_t seed) {
   if (s.has_fpu_reduction_root()) c.fpu_reduction_root = s.fpu_reduction_root();
   if (s.has_heuristic_prior()) c.heuristic_prior = s.heuristic_prior();
   if (s.has_heuristic_prior_scale()) c.heuristic_prior_scale = s.heuristic_prior_scale();
+  if (s.has_heuristic_prior_root_plies()) {
+    c.heuristic_prior_root_plies = s.heuristic_prior_root_plies();
+  }
   c.self_play = false;
   c.seed = seed;
   c.fast_simulations = std::max(1, std::min(c.fast_simulations, c.simulations));

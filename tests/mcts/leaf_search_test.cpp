@@ -24,11 +24,12 @@ constexpr const char* kHangs = "8/2g5/1g1g1gg1/2gbb3/1GGBBG2/3GG3/7G/8 r 10 0-0"
 constexpr const char* kBlunder = "e5-g5";
 
 // The value of playing `a` in `s` for s's mover, by the capture search.
-int capture_value_after(const Heuristic& h, const State& s, Action a) {
+// `plies` full-width plies under the move before the captures.
+int capture_value_after(const Heuristic& h, const State& s, Action a, int plies = 0) {
   CaptureSearch cs(h, 8);
   auto c = s.clone();
   c->apply(a);
-  const int v = cs.value(*c);
+  const int v = cs.value(*c, plies);
   return c->to_move() == s.to_move() ? v : -v;
 }
 
@@ -197,6 +198,84 @@ TEST(LeafCaptureSearch, HeuristicPriorIsTheSoftmaxOfEachMovesCaptureSearchScore)
   }
 }
 
+// The softmax of each legal move's capture-search score `plies` deep, scale 100, in legal order.
+std::vector<double> heuristic_softmax(const Heuristic& h, const State& s,
+                                      const std::vector<Action>& legal, int plies) {
+  std::vector<double> p(legal.size());
+  double sum = 0;
+  for (size_t i = 0; i < legal.size(); ++i) {
+    sum += p[i] =
+        std::exp(std::clamp(capture_value_after(h, s, legal[i], plies), -3000, 3000) / 100.0);
+  }
+  for (double& x : p) x /= sum;
+  return p;
+}
+
+// Expects r's priors to be half uniform, half `soft` (in `legal` order); returns the largest
+// difference between `soft` and `other`, to show that the two depths disagree somewhere.
+double expect_half_uniform_half(const SearchResult& r, const std::vector<Action>& legal,
+                                const std::vector<double>& soft, const std::vector<double>& other) {
+  EXPECT_EQ(r.actions.size(), legal.size());
+  double differ = 0;
+  for (size_t i = 0; i < r.actions.size(); ++i) {
+    const size_t j = std::find(legal.begin(), legal.end(), r.actions[i]) - legal.begin();
+    EXPECT_NEAR(r.prior[i], 0.5 / legal.size() + 0.5 * soft[j], 2e-3) << i;
+    differ = std::max(differ, std::abs(soft[j] - other[j]));
+  }
+  return differ;
+}
+
+TEST(LeafCaptureSearch, HeuristicRootPliesShapeTheRootWithADeeperSearch) {
+  const GamePtr game = load_game("seize-reference");
+  const auto start = game->parse_state(kHangs);
+  const Heuristic& h = *game->heuristic();
+  std::vector<Action> legal;
+  start->legal_actions(legal);
+  SearchConfig config;
+  config.simulations = 400;
+  config.capture_prior = 0;
+  config.heuristic_prior = 0.5f;
+  config.heuristic_prior_root_plies = 1;
+  UniformEvaluator eval;
+  Search search(game, config);
+  search.reset(*start);
+  const SearchResult r = search.run(eval);
+  // A fresh root: (1 - h) * P + h * softmax of the two-ply scores, not of the one-ply ones.
+  EXPECT_GT(expect_half_uniform_half(r, legal, heuristic_softmax(h, *start, legal, 1),
+                                     heuristic_softmax(h, *start, legal, 0)),
+            0.02);
+
+  // A move whose node was shaped one ply deep as an inner node (at least 10 simulations went
+  // through it), the one where the two depths disagree most: as the next root, kept by tree
+  // reuse, its shallow share is swapped for the deeper one.
+  double most = 0;
+  Action move = r.action;
+  for (size_t i = 0; i < r.actions.size(); ++i) {
+    if (r.visits[i] < 10) continue;
+    auto child = start->clone();
+    child->apply(r.actions[i]);
+    std::vector<Action> moves;
+    child->legal_actions(moves);
+    const std::vector<double> deep = heuristic_softmax(h, *child, moves, 1);
+    const std::vector<double> shallow = heuristic_softmax(h, *child, moves, 0);
+    for (size_t j = 0; j < moves.size(); ++j) {
+      if (std::abs(deep[j] - shallow[j]) > most) {
+        most = std::abs(deep[j] - shallow[j]);
+        move = r.actions[i];
+      }
+    }
+  }
+  ASSERT_GT(most, 0.02);
+  auto next = start->clone();
+  next->apply(move);
+  std::vector<Action> replies;
+  next->legal_actions(replies);
+  search.advance(move);
+  const SearchResult r2 = search.run(eval);
+  expect_half_uniform_half(r2, replies, heuristic_softmax(h, *next, replies, 1),
+                           heuristic_softmax(h, *next, replies, 0));
+}
+
 TEST(LeafCaptureSearch, ImplicitMinimaxSeesTheReplyThatCaptures) {
   // The same blunder with a network that likes it and leaves the values alone (a draw): the
   // leaves' capture searches alone (quiescence_weight 0) backed up by minimax steer away from it.
@@ -272,6 +351,10 @@ TEST(LeafCaptureSearch, ConfigIsValidated) {
   EXPECT_NE(
       refusal([](SearchConfig& c) { c.heuristic_prior_scale = 0; }).find("heuristic_prior_scale"),
       std::string::npos);
+  EXPECT_NE(refusal([](SearchConfig& c) {
+              c.heuristic_prior_root_plies = 5;
+            }).find("heuristic_prior_root_plies"),
+            std::string::npos);
   EXPECT_EQ(refusal([](SearchConfig& c) {
               c.quiescence_weight = 1;
               c.quiescence_depth = 0;

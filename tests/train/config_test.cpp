@@ -135,6 +135,8 @@ TEST(RunConfig, BadConfigsAreRefusedNamingTheField) {
   EXPECT_NE(e.find("selfplay.search.heuristic_prior"), std::string::npos) << e;
   e = refusal("rules: \"seize\" gating { search { heuristic_prior_scale: 0 } }");
   EXPECT_NE(e.find("gating.search.heuristic_prior_scale"), std::string::npos) << e;
+  e = refusal("rules: \"seize\" selfplay { search { heuristic_prior_root_plies: 5 } }");
+  EXPECT_NE(e.find("selfplay.search.heuristic_prior_root_plies"), std::string::npos) << e;
   e = refusal("rules: \"seize\" selfplay { expert_games: 1.5 }");
   EXPECT_NE(e.find("selfplay.expert_games"), std::string::npos) << e;
   e = refusal("rules: \"seize\" selfplay { expert_depth: 0 }");
