@@ -20,5 +20,7 @@ namespace pincer {
 constexpr int kNetPlayLeavesPerBatch = 2;
 constexpr float kNetPlayQuiescenceWeight = 0.3f;
 constexpr float kNetPlayHeuristicPrior = 0.5f;
+constexpr float kNetPlayCapturePrior = 0.15f;
+constexpr float kNetPlayCPuct = 1.0f;
 
 }  // namespace pincer

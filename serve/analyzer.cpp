@@ -69,6 +69,7 @@ class MctsAnalyzer : public Analyzer {
     config.leaves_per_batch = options_.leaves_per_batch;
     config.quiescence_weight = options_.quiescence_weight;
     config.heuristic_prior = options_.heuristic_prior;
+    config.capture_prior = options_.capture_prior;
     config.reuse_tree = false;
     config.seed = req.seed;
     const double max_time = req.max_time > 0 ? req.max_time : options_.default_time;
@@ -406,6 +407,7 @@ std::unique_ptr<Analyzer> make_player_analyzer(GamePtr game, const std::string& 
     o.leaves_per_batch = 1;
     o.quiescence_weight = mcts::SearchConfig{}.quiescence_weight;  // rollouts: the search's own
     o.heuristic_prior = mcts::SearchConfig{}.heuristic_prior;
+    o.capture_prior = mcts::SearchConfig{}.capture_prior;
     o.cache_entries = 0;
     o.description = to_string(spec);
     auto evaluator = std::make_shared<mcts::RolloutEvaluator>(rollouts, rollout, seed);

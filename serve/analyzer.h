@@ -65,8 +65,9 @@ struct MctsAnalyzerOptions {
   // head): report rootInfo.expectedPointsDiff where the game counts points.
   bool predicts_points = false;
   double default_time = 0;
-  float c_puct = 1.5f;
   // A network's play settings (play/net_search_defaults.h).
+  float c_puct = kNetPlayCPuct;
+  float capture_prior = kNetPlayCapturePrior;
   int leaves_per_batch = kNetPlayLeavesPerBatch;
   float quiescence_weight = kNetPlayQuiescenceWeight;
   float heuristic_prior = kNetPlayHeuristicPrior;

@@ -160,14 +160,12 @@ void register_net_player_kind() {
     const std::string model = args.get_string("model", "");
     NetPlayerOptions o;
     // The run config's search settings and their defaults (train/config.cpp), except 200
-    // simulations (a player's default strength) and the leaves and leaf capture search of
-    // play/net_search_defaults.h.
+    // simulations (a player's default strength) and the leaves, leaf capture search, heuristic
+    // and capture priors and c_puct of play/net_search_defaults.h.
     SearchConfig search;
     search.set_simulations(args.get_int("sims", 200, 1, 10000000));
     o.time_s = args.get_double("time", 0, 0, 1e6);
-    if (args.has("cpuct")) {
-      search.set_c_puct(static_cast<float>(args.get_double("cpuct", 0, 0.01, 100)));
-    }
+    search.set_c_puct(static_cast<float>(args.get_double("cpuct", kNetPlayCPuct, 0.01, 100)));
     if (args.has("fpu")) {
       search.set_fpu_reduction(static_cast<float>(args.get_double("fpu", 0.25, -10, 10)));
     }
@@ -191,14 +189,14 @@ void register_net_player_kind() {
     if (args.has("mmweight")) {
       search.set_minimax_weight(static_cast<float>(args.get_double("mmweight", 0, 0, 1)));
     }
-    if (args.has("cprior")) {
-      search.set_capture_prior(static_cast<float>(args.get_double("cprior", 0, 0, 1)));
-    }
+    search.set_capture_prior(
+        static_cast<float>(args.get_double("cprior", kNetPlayCapturePrior, 0, 1)));
     search.set_heuristic_prior(
         static_cast<float>(args.get_double("hprior", kNetPlayHeuristicPrior, 0, 1)));
     if (args.has("hscale")) {
       search.set_heuristic_prior_scale(static_cast<float>(args.get_double("hscale", 100, 1, 1e6)));
     }
+    if (args.has("hroot")) search.set_heuristic_prior_root_plies(args.get_int("hroot", 0, 0, 4));
     const std::string device = args.get_string("device", "cpu");
     o.level = args.get_int("level", kMaxLevel, kMinLevel, kMaxLevel);
     args.finish();
