@@ -89,6 +89,7 @@ Search::Descent Search::select_leaf(LeafBatch::Leaf& leaf) {
     capture_search_leaf(leaf);
     if (cache_ && lookup_cache(leaf)) {
       expand(c, leaf.legal, scratch_);
+      remember_raw_priors(leaf.path, scratch_);
       mix_leaf_value(c, leaf);
       add_proven_children(c, leaf);
       const Node& expanded = tree_.node(c);
@@ -132,6 +133,7 @@ size_t Search::collect(LeafBatch& batch, int max_leaves) {
     capture_search_leaf(leaf, false);  // the root's own value is the network's
     if (cache_ && lookup_cache(leaf)) {
       expand(root_index, leaf.legal, scratch_);
+      remember_raw_priors(leaf.path, scratch_);
       mix_leaf_value(root_index, leaf);
       add_proven_children(root_index, leaf);
       if (config_.solver) try_prove(root_index);
@@ -206,6 +208,7 @@ void Search::deliver(LeafBatch& batch, const Evaluation* evals) {
       LeafBatch::Leaf& leaf = *batch.leaves_[i];
       const NodeIndex n = leaf.path.back();
       expand(n, leaf.legal, evals[i]);
+      remember_raw_priors(leaf.path, evals[i]);
       mix_leaf_value(n, leaf);
       add_proven_children(n, leaf);
       if (cache_) cache_->insert(leaf.eval_key, leaf.generation, evals[i]);

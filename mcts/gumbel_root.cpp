@@ -30,7 +30,7 @@ std::vector<int> considered_visit_sequence(int m, int n) {
   return seq;
 }
 
-void Search::gumbel_scores(std::vector<float>& improved, std::vector<float>& score) const {
+void Search::gumbel_sigma(std::vector<float>& sigma, std::vector<float>& completed) const {
   const Node& root = tree_.node(tree_.root());
   const Edge* edges = tree_.edges(root);
   const int n = root.num_edges, p = root.to_move;
@@ -39,28 +39,71 @@ void Search::gumbel_scores(std::vector<float>& improved, std::vector<float>& sco
   const float v_hat = nn_win + 0.5f * root.nn_d;
   double sum_n = 0, visited_prior = 0, weighted_q = 0;
   uint32_t max_n = 0;
-  improved.assign(n, 0.0f);
+  completed.assign(n, 0.0f);
+  std::vector<char> visited(n, 0);
   for (int i = 0; i < n; ++i) {
     if (!edges[i].child) continue;
     const Node& ch = tree_.node(edges[i].child);
     if (ch.visits == 0) continue;
-    improved[i] = 0.5f * (ch.q(p) + 1.0f);  // q in [0, 1] for p
+    visited[i] = 1;
+    completed[i] = 0.5f * (ch.q(p) + 1.0f);  // q in [0, 1] for p
     sum_n += ch.visits;
     max_n = std::max(max_n, ch.visits);
     visited_prior += edges[i].prior();
-    weighted_q += edges[i].prior() * improved[i];
+    weighted_q += edges[i].prior() * completed[i];
   }
   float v_mix = v_hat;
   if (sum_n > 0 && visited_prior > 0) {
     v_mix = static_cast<float>((v_hat + sum_n * weighted_q / visited_prior) / (1.0 + sum_n));
   }
+  for (int i = 0; i < n; ++i) {
+    if (!visited[i]) completed[i] = v_mix;
+  }
   const float scale = (config_.gumbel_c_visit + max_n) * config_.gumbel_c_scale;
+  sigma.resize(n);
+  float lo = 0, span = 1;
+  if (config_.gumbel_rescale_q && n > 0) {
+    lo = *std::min_element(completed.begin(), completed.end());
+    const float hi = *std::max_element(completed.begin(), completed.end());
+    span = std::max(hi - lo, 1e-8f);
+  }
+  for (int i = 0; i < n; ++i) sigma[i] = scale * (completed[i] - lo) / span;
+}
+
+void Search::gumbel_scores(std::vector<float>& improved, std::vector<float>& score) const {
+  std::vector<float> completed;
+  gumbel_sigma(improved, completed);
+  const int n = static_cast<int>(improved.size());
   score.resize(n);
   for (int i = 0; i < n; ++i) {
-    const bool visited = edges[i].child && tree_.node(edges[i].child).visits > 0;
-    const float completed = visited ? improved[i] : v_mix;
-    improved[i] = gumbel_->logits[i] + scale * completed;
+    improved[i] += gumbel_->logits[i];
     score[i] = gumbel_->noise[i] + improved[i];
+  }
+}
+
+void Search::remember_raw_priors(const std::vector<NodeIndex>& path, const Evaluation& eval) {
+  if (!config_.gumbel_raw_policy_target || config_.gumbel_actions <= 0 || path.empty() ||
+      path.size() > 2) {
+    return;
+  }
+  std::vector<float> raw(eval.priors.size());
+  double sum = 0;
+  for (size_t i = 0; i < raw.size(); ++i) {
+    const float x = eval.priors[i];
+    sum += (raw[i] = std::isfinite(x) && x > 0 ? x : 0.0f);
+  }
+  for (float& x : raw) x = sum > 0 ? static_cast<float>(x / sum) : 1.0f / raw.size();
+  if (path.size() == 1) {
+    raw_root_priors_ = std::move(raw);
+    return;
+  }
+  const Node& root = tree_.node(path[0]);
+  const Edge* edges = tree_.edges(root);
+  for (int i = 0; i < root.num_edges; ++i) {
+    if (edges[i].child == path[1]) {
+      raw_child_priors_.emplace_back(edges[i].action, std::move(raw));
+      return;
+    }
   }
 }
 

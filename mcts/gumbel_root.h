@@ -9,8 +9,11 @@
 namespace pincer::mcts {
 
 struct Search::Gumbel {
-  std::vector<float> noise;            // Gumbel(0, 1) per root edge (0 outside self-play)
-  std::vector<float> logits;           // log prior per root edge
+  std::vector<float> noise;   // Gumbel(0, 1) per root edge (0 outside self-play)
+  std::vector<float> logits;  // log prior per root edge
+  // The training target's logits: the network's own log priors (gumbel_raw_policy_target, where
+  // known), else `logits`.
+  std::vector<float> target_logits;
   std::vector<uint32_t> base;          // root child visits when the move began (tree reuse)
   std::vector<int> sequence;           // considered visit count per simulation
   std::vector<float> improved, score;  // scratch of select_gumbel_root()

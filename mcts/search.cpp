@@ -109,6 +109,8 @@ void Search::reset(const State& root) {
   if (in_flight_ > 0) throw std::logic_error("mcts: reset() with leaves in flight");
   root_state_ = root.clone();
   tree_.clear(root_state_->to_move());
+  raw_root_priors_.clear();
+  raw_child_priors_.clear();
   move_number_ = 0;
   begin_move();
 }
@@ -118,7 +120,15 @@ void Search::advance(Action action) {
   if (in_flight_ > 0) throw std::logic_error("mcts: advance() with leaves in flight");
   std::unique_ptr<State> next = root_state_->clone();
   next->apply(action);
-  if (!(config_.reuse_tree && tree_.promote(action))) tree_.clear(next->to_move());
+  raw_root_priors_.clear();
+  if (config_.reuse_tree && tree_.promote(action)) {
+    for (auto& [a, priors] : raw_child_priors_) {
+      if (a == action) raw_root_priors_ = std::move(priors);
+    }
+  } else {
+    tree_.clear(next->to_move());
+  }
+  raw_child_priors_.clear();
   root_state_ = std::move(next);
   ++move_number_;
   begin_move();
@@ -168,6 +178,12 @@ void Search::prepare_root() {
     for (int i = 0; i < n; ++i) {
       gumbel_->logits[i] = std::log(std::max(edges[i].prior(), 1e-20f));
       gumbel_->base[i] = edges[i].child ? tree_.node(edges[i].child).visits : 0;
+    }
+    gumbel_->target_logits = gumbel_->logits;
+    if (config_.gumbel_raw_policy_target && raw_root_priors_.size() == static_cast<size_t>(n)) {
+      for (int i = 0; i < n; ++i) {
+        gumbel_->target_logits[i] = std::log(std::max(raw_root_priors_[i], 1e-20f));
+      }
     }
     gumbel_->sequence = considered_visit_sequence(std::min(config_.gumbel_actions, n), budget());
   } else if (config_.self_play && full_search_ && config_.dirichlet_epsilon > 0 && n > 0) {
@@ -291,13 +307,21 @@ SearchResult Search::result() {
   const int n = static_cast<int>(r.actions.size());
   if (gumbel_) {
     r.gumbel = true;
-    std::vector<float> improved, score;
+    std::vector<float> improved, score, sigma, completed;
     gumbel_scores(improved, score);
-    const float mx = *std::max_element(improved.begin(), improved.end());
-    double z = 0;
+    // The target: softmax(target logits + sigma), the network's own logits where
+    // gumbel_raw_policy_target is set.
+    gumbel_sigma(sigma, completed);
+    for (int i = 0; i < n; ++i) sigma[i] += gumbel_->target_logits[i];
+    const float mx = *std::max_element(sigma.begin(), sigma.end());
+    double z = 0, value = 0;
     r.improved_policy.resize(n);
-    for (int i = 0; i < n; ++i) z += (r.improved_policy[i] = std::exp(improved[i] - mx));
-    for (float& x : r.improved_policy) x = static_cast<float>(x / z);
+    for (int i = 0; i < n; ++i) z += (r.improved_policy[i] = std::exp(sigma[i] - mx));
+    for (int i = 0; i < n; ++i) {
+      r.improved_policy[i] = static_cast<float>(r.improved_policy[i] / z);
+      value += r.improved_policy[i] * completed[i];
+    }
+    r.improved_value = static_cast<float>(value);
     // The halving's winner: the best score among the most visited (this move) actions.
     uint32_t most = 0;
     std::vector<uint32_t> added(n);

@@ -86,6 +86,15 @@ struct SearchConfig {
   int gumbel_actions = 0;
   float gumbel_c_visit = 50.0f;
   float gumbel_c_scale = 1.0f;
+  // Clean Gumbel targets. With gumbel_raw_policy_target the improved policy (the training target)
+  // is softmax(the network's own logits + sigma(completed Q)), as in the paper: priors shaped by
+  // capture_prior, heuristic_prior or policy_temperature still steer the root's selection, but
+  // the net is not taught its own shaping back. With gumbel_rescale_q the completed Q values are
+  // min-max rescaled to [0, 1] over the root's actions before sigma, as mctx does
+  // (qtransform_completed_by_mix_value), for selection and target alike; pair it with a
+  // gumbel_c_scale near mctx's 0.1.
+  bool gumbel_raw_policy_target = false;
+  bool gumbel_rescale_q = false;
   // Self-play with a Gumbel root: the Gumbel noise (which samples the considered and the played
   // actions) is drawn only for moves before this move number (plies since reset()); later moves
   // consider the top actions by prior and play the halving's winner, as in play. 0: every move.
@@ -169,6 +178,11 @@ struct SearchResult {
   std::vector<float> visit_policy;
   // Gumbel root: softmax(logits + sigma(completed Q)), the training target. PUCT: visit_policy.
   std::vector<float> improved_policy;
+  // Gumbel root: the improved policy's expected value, sum of improved_policy x completed Q (the
+  // mover's expected score in [0, 1]; unvisited actions count at the mixed value), a root value
+  // target less biased than the mean over visits (which counts the single visits to the worst
+  // sampled moves). -1 without a Gumbel root.
+  float improved_value = -1.0f;
   // The policy target to train on: improved_policy with a Gumbel root, else visit_policy.
   const std::vector<float>& policy_target() const {
     return gumbel ? improved_policy : visit_policy;
@@ -349,6 +363,12 @@ class Search {
   int forced_root_child(const Node& root, float parent_visits, bool skip_lost) const;
   // Gumbel root: sigma(completed Q) + logits into `improved`, plus the Gumbel noise into `score`.
   void gumbel_scores(std::vector<float>& improved, std::vector<float>& score) const;
+  // Gumbel root: sigma(completed Q) per root action into `sigma`, and the completed Q values
+  // themselves (the mover's expected score in [0, 1], before any rescaling) into `completed`.
+  void gumbel_sigma(std::vector<float>& sigma, std::vector<float>& completed) const;
+  // gumbel_raw_policy_target: keeps the network's own priors of the root (path of length 1) and
+  // of the root's children (length 2, for the next move's root after tree reuse).
+  void remember_raw_priors(const std::vector<NodeIndex>& path, const Evaluation& eval);
 
   GamePtr game_;
   SearchConfig config_;
@@ -379,6 +399,10 @@ class Search {
   bool have_result_ = false;
   SearchResult result_;
   std::unique_ptr<Gumbel> gumbel_;
+  // gumbel_raw_policy_target: the root's network priors (normalised, in edge order) and those of
+  // the root's children expanded this move, by the action leading to them.
+  std::vector<float> raw_root_priors_;
+  std::vector<std::pair<Action, std::vector<float>>> raw_child_priors_;
   std::unique_ptr<CaptureSearch> capture_;  // quiescence_weight > 0 and a Heuristic
   const Heuristic* heuristic_ = nullptr;    // the game's, when a leaf search is on
   SearchStats stats_;

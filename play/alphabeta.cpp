@@ -82,6 +82,7 @@ void AlphaBeta::clear() {
 }
 
 void AlphaBeta::poll_time() {
+  if (options_.max_nodes > 0 && nodes_ + capture_.nodes() >= options_.max_nodes) stopped_ = true;
   if (options_.seconds <= 0) return;
   const double elapsed =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
@@ -356,11 +357,14 @@ std::unique_ptr<Player> make_alphabeta_player(const GamePtr& game, const PlayerS
   AlphaBetaOptions options;
   options.max_depth = args.get_int("depth", 0, 1, AlphaBeta::kMaxPly / 2);
   options.seconds = args.get_double("time", 0, 0.001, 86400);
+  options.max_nodes = static_cast<uint64_t>(args.get_int("nodes", 0, 1000, 2000000000));
   options.hash_mb = args.get_int("hash", 16, 1, 4096);
   options.max_qdepth = args.get_int("qdepth", 16, 0, 32);
   options.selective = args.get_int("selective", 1, 0, 1) == 1;
   args.finish();
-  if (options.max_depth == 0 && options.seconds == 0) options.seconds = 1.0;
+  if (options.max_depth == 0 && options.seconds == 0 && options.max_nodes == 0) {
+    options.seconds = 1.0;
+  }
   return std::make_unique<AlphaBetaPlayer>(*game, to_string(spec), options);
 }
 

@@ -16,8 +16,11 @@
 namespace pincer {
 
 struct AlphaBetaOptions {
-  int max_depth = 0;      // plies; 0: until time runs out
-  double seconds = 0;     // per move; 0: until max_depth
+  int max_depth = 0;   // plies; 0: until time runs out
+  double seconds = 0;  // per move; 0: until max_depth
+  // Nodes per move (negamax and capture-search nodes); 0: no limit. A node budget, unlike a time
+  // budget, plays the same moves on any machine under any load: training's anchors use it.
+  uint64_t max_nodes = 0;
   int hash_mb = 16;       // transposition table size
   int max_qdepth = 16;    // plies of captures past the horizon
   bool selective = true;  // futility pruning and deeper late-move reductions

@@ -70,6 +70,7 @@ void complete_search(SearchConfig& s, const Checker& c, const std::string& path,
   c.range(path + ".leaves_per_batch", s.leaves_per_batch(), 1, 256);
   c.range(path + ".cache_size", s.cache_size(), 0, 1e8);
   c.range(path + ".gumbel_actions", s.gumbel_actions(), 0, 4096);
+  if (s.has_gumbel_c_scale()) c.range(path + ".gumbel_c_scale", s.gumbel_c_scale(), 1e-4, 1e4);
   c.range(path + ".max_nodes", s.max_nodes(), 1000, 2e9);
   if (s.has_tactics()) c.range(path + ".tactics", s.tactics(), 0, 2);
   if (s.has_quiescence_weight()) {
@@ -147,6 +148,17 @@ RunConfig complete_run_config(RunConfig r, const std::string& origin) {
   if (!sp.has_gumbel_noise_plies()) sp.set_gumbel_noise_plies(0);
   if (!sp.has_alphabeta_value_share()) sp.set_alphabeta_value_share(0);
   if (!sp.has_alphabeta_value_depth()) sp.set_alphabeta_value_depth(4);
+  if (!sp.has_adjudicate_by_points()) sp.set_adjudicate_by_points(false);
+  if (!sp.has_heuristic_anneal_steps()) sp.set_heuristic_anneal_steps(0);
+  if (!sp.has_root_value()) sp.set_root_value("visits");
+  c.range("selfplay.heuristic_anneal_steps", sp.heuristic_anneal_steps(), 0, 1e12);
+  if (sp.root_value() != "visits" && sp.root_value() != "improved") {
+    c.fail("selfplay.root_value", "\"" + sp.root_value() + "\"",
+           "expected \"visits\" or \"improved\"");
+  }
+  if (sp.root_value() == "improved" && sp.search().gumbel_actions() == 0) {
+    c.fail("selfplay.root_value", "\"improved\"", "needs a Gumbel root (search.gumbel_actions)");
+  }
   c.range("selfplay.threads", sp.threads(), 1, 1024);
   c.range("selfplay.parallel_games", sp.parallel_games(), 1, 4096);
   c.range("selfplay.dirichlet_alpha", sp.dirichlet_alpha(), 1e-4, 100);
@@ -222,6 +234,14 @@ RunConfig complete_run_config(RunConfig r, const std::string& origin) {
   if (!g.has_threshold()) g.set_threshold(0.55f);
   if (!g.has_every_checkpoints()) g.set_every_checkpoints(1);
   if (!g.has_random_opening_plies()) g.set_random_opening_plies(2);
+  if (!g.has_promotion()) g.set_promotion("score");
+  if (g.promotion() != "score" && g.promotion() != "sprt" && g.promotion() != "always") {
+    c.fail("gating.promotion", "\"" + g.promotion() + "\"",
+           "expected \"score\", \"sprt\" or \"always\"");
+  }
+  if (g.promotion() == "sprt" && g.sprt_elo0() == 0 && g.sprt_elo1() == 0) {
+    c.fail("gating.promotion", "\"sprt\"", "needs gating.sprt_elo0 and sprt_elo1");
+  }
   if (!g.has_search()) g.mutable_search();
   complete_search(*g.mutable_search(), c, "gating.search", &sp.search());
   c.range("gating.games", g.games(), 1, 1e6);

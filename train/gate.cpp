@@ -51,6 +51,7 @@ std::string Gatekeeper::next_candidate() const {
 
 GateResult Gatekeeper::gate(const std::string& candidate_path) {
   const auto& g = cfg_.gating();
+  if (g.promotion() == "always") return promote_unplayed(candidate_path);
   // Private copies of both models: best.pt may be replaced while the gate runs.
   std::shared_ptr<Model> cand_model = Model::load(candidate_path, *game_, cfg_.device());
   std::shared_ptr<Model> best_model = Model::load(dir_.best(), *game_, cfg_.device());
@@ -99,13 +100,10 @@ GateResult Gatekeeper::gate(const std::string& candidate_path) {
   r.set_losses(mr.losses);
   r.set_score(games ? (mr.wins + 0.5f * mr.draws) / games : 0.5f);
   r.set_elo(static_cast<float>(elo_from_score(r.score())));
-  bool promote = r.score() >= g.threshold();
   r.set_stopped_by("games");
-  if (mr.sprt) {
-    if (mr.sprt->decision == SprtDecision::kAcceptH1) promote = true;
-    if (mr.sprt->decision == SprtDecision::kAcceptH0) promote = false;
-    if (mr.stopped_early) r.set_stopped_by("sprt");
-  }
+  if (mr.sprt && mr.stopped_early) r.set_stopped_by("sprt");
+  const bool promote =
+      gate_promotes(g, r.score(), mr.sprt ? mr.sprt->decision : SprtDecision::kContinue);
   r.set_promoted(promote);
   r.set_vs_random(-1);
   if (g.random_games() > 0) {
@@ -118,19 +116,50 @@ GateResult Gatekeeper::gate(const std::string& candidate_path) {
     r.set_vs_random(n ? (vr.wins + 0.5f * vr.draws) / n : 0);
     r.set_vs_random_games(n);
   }
+  record(candidate_path, r);
+  spdlog::info("gate {}: +{} ={} -{} score {:.3f} (elo {:+.0f}) {}", r.candidate(), r.wins(),
+               r.draws(), r.losses(), r.score(), r.elo(), promote ? "promoted" : "kept the best");
+  return r;
+}
+
+GateResult Gatekeeper::promote_unplayed(const std::string& candidate_path) {
+  const ModelMetadata cand = Model::read_metadata(candidate_path);
+  GateResult r;
+  r.set_candidate(fs::path(candidate_path).filename().string());
+  r.set_candidate_id(cand.model_id());
+  try {
+    r.set_best_id(Model::read_metadata(dir_.best()).model_id());
+  } catch (const std::exception&) {
+  }
+  r.set_candidate_step(cand.training_step());
+  r.set_score(0.5f);
+  r.set_promoted(true);
+  r.set_stopped_by("always");
+  r.set_vs_random(-1);
+  record(candidate_path, r);
+  spdlog::info("gate {}: promoted unplayed (gating.promotion \"always\")", r.candidate());
+  return r;
+}
+
+void Gatekeeper::record(const std::string& candidate_path, GateResult& r) {
   GateLog log = read_gate_log(dir_);
   const float prev_elo = log.gates_size() ? log.gates(log.gates_size() - 1).best_elo() : 0.0f;
-  r.set_best_elo(promote ? prev_elo + r.elo() : prev_elo);
+  r.set_best_elo(r.promoted() ? prev_elo + r.elo() : prev_elo);
   r.set_finished_unix_ms(unix_ms_now());
-  if (promote) {
+  if (r.promoted()) {
     atomic_copy_file(candidate_path, dir_.best());
     atomic_copy_file(Model::metadata_path(candidate_path), Model::metadata_path(dir_.best()));
   }
   *log.add_gates() = r;
   write_gate_log(dir_, log);
-  spdlog::info("gate {}: +{} ={} -{} score {:.3f} (elo {:+.0f}) {}", r.candidate(), r.wins(),
-               r.draws(), r.losses(), r.score(), r.elo(), promote ? "promoted" : "kept the best");
-  return r;
+}
+
+bool gate_promotes(const GatingConfig& g, double score, SprtDecision sprt) {
+  if (g.promotion() == "always") return true;
+  if (g.promotion() == "sprt") return sprt == SprtDecision::kAcceptH1;
+  if (sprt == SprtDecision::kAcceptH1) return true;
+  if (sprt == SprtDecision::kAcceptH0) return false;
+  return score >= g.threshold();
 }
 
 }  // namespace pincer

@@ -121,6 +121,8 @@ class Metrics {
     line += buf;
     line += gate_fields.empty() ? ",,,,," : gate_fields;
     line += "," + selfplay_.model_id() + "," + anchor_fields;
+    std::snprintf(buf, sizeof buf, ",%.4f", trainer_.core_hours());
+    line += buf;
     append_metrics_row(dir_, line);
   }
 
@@ -208,8 +210,9 @@ class TrainingLoop {
     progress_.unsaved_steps = 0;
     metrics_.train(progress_);
     status_.clear();
-    spdlog::info("step {}: wrote {} (loss p {:.3f} v {:.3f})", trainer_.step(),
-                 fs::path(path).filename().string(), progress_.last_p, progress_.last_v);
+    spdlog::info("step {}: wrote {} (loss p {:.3f} v {:.3f}, {:.2f} core-hours)", trainer_.step(),
+                 fs::path(path).filename().string(), progress_.last_p, progress_.last_v,
+                 trainer_.core_hours());
   }
 
   // Gates the newest candidate due, if any (training pauses; self-play goes on).
@@ -252,9 +255,10 @@ class TrainingLoop {
     }
     if (!status_.due(false)) return;
     const SelfPlayStats s = selfplay_.stats();
-    status_.show(status_text(trainer_.step(), std::max(trainer_.games_seen(), s.games),
-                             trainer_.positions_seen(), progress_.samples_per_s, progress_.last_p,
-                             progress_.last_v, selfplay_.model_id(), last_gate_));
+    status_.show(status_text(trainer_.core_hours(), trainer_.step(),
+                             std::max(trainer_.games_seen(), s.games), trainer_.positions_seen(),
+                             progress_.samples_per_s, progress_.last_p, progress_.last_v,
+                             selfplay_.model_id(), last_gate_));
   }
 
   // After self-play stopped: the steps since the last checkpoint saved, a last metrics row and
@@ -279,10 +283,10 @@ class TrainingLoop {
     out.seconds = now_s() - t_start_;
     out.best_model = Model::read_metadata(dir_.best()).model_id();
     spdlog::info(
-        "stopped after {:.0f} s: step {}, {} games in the records ({} this session, {:.2f} "
-        "games/s, {:.0f} evals/s, average batch {:.1f}), best {}; report: {}",
-        out.seconds, out.steps, out.games, s.games, s.games_per_s(), s.inference.evals_per_s(),
-        s.inference.avg_batch(), out.best_model, dir_.report());
+        "stopped after {:.0f} s ({:.2f} core-hours in all): step {}, {} games in the records ({} "
+        "this session, {:.2f} games/s, {:.0f} evals/s, average batch {:.1f}), best {}; report: {}",
+        out.seconds, trainer_.core_hours(), out.steps, out.games, s.games, s.games_per_s(),
+        s.inference.evals_per_s(), s.inference.avg_batch(), out.best_model, dir_.report());
     return out;
   }
 

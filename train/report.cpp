@@ -13,6 +13,7 @@
 #include "nn/model.h"
 #include "proto/train_state.pb.h"
 #include "train/anchor.h"
+#include "train/checkpoint_rating.h"
 #include "train/config.h"
 
 namespace fs = std::filesystem;
@@ -209,11 +210,20 @@ std::string write_report(const RunDir& dir) {
     }
   }
   const double t0 = rows.empty() ? 0 : to_d(rows.front()["unix_ms"]);
+  // The x-axis of the curves: the run's core-hours (train/cpu_time.h) where the rows have them,
+  // wall-clock hours for rows of older builds.
+  const bool have_core_hours = !rows.empty() && std::isfinite(to_d(rows.back()["core_hours"]));
+  auto hours_of = [&](std::map<std::string, std::string>& r) {
+    const double c = to_d(r["core_hours"]);
+    return have_core_hours ? c : (to_d(r["unix_ms"]) - t0) / 3600000.0;
+  };
+  const std::string hours_label = have_core_hours ? "core-hours" : "hours";
   Series pol{"policy loss", "#1f77b4"}, val{"value loss", "#d62728"};
   Series games{"self-play games", "#2ca02c"}, sps{"samples/s", "#9467bd"};
   Series eps{"network evals/s", "#ff7f0e"};
   for (auto& r : rows) {
-    const double minutes = (to_d(r["unix_ms"]) - t0) / 60000.0;
+    const double minutes = hours_of(r);
+    if (!std::isfinite(minutes)) continue;
     if (r["event"] == "train") {
       const double step = to_d(r["step"]);
       if (std::isfinite(to_d(r["policy_loss"])))
@@ -233,12 +243,37 @@ std::string write_report(const RunDir& dir) {
   anc_h.markers = anc_g.markers = true;
   for (auto& r : rows) {
     if (r["event"] != "anchor" || !std::isfinite(to_d(r["anchor_elo"]))) continue;
-    const double hours = (to_d(r["unix_ms"]) - t0) / 3600000.0;
+    const double hours = hours_of(r);
     const std::pair<double, double> bar{to_d(r["anchor_low"]), to_d(r["anchor_high"])};
     anc_h.points.push_back({hours, to_d(r["anchor_elo"])});
     anc_h.bars.push_back(bar);
     anc_g.points.push_back({to_d(r["games"]), to_d(r["anchor_elo"])});
     anc_g.bars.push_back(bar);
+  }
+  // Checkpoints rated afterwards (`pincer rate`, train/checkpoint_rating.h), by settings.
+  std::vector<CheckpointRating> rated;
+  std::string rated_error;
+  try {
+    rated = read_ratings(ratings_path(dir));
+  } catch (const std::exception& e) {
+    rated_error = e.what();
+  }
+  std::vector<Series> rated_series;
+  {
+    static const char* colors[] = {"#8c564b", "#1f77b4", "#2ca02c", "#d62728", "#9467bd"};
+    std::vector<std::string> settings;
+    for (const CheckpointRating& r : rated) {
+      auto it = std::find(settings.begin(), settings.end(), r.settings);
+      if (it == settings.end()) {
+        settings.push_back(r.settings);
+        rated_series.emplace_back(r.settings, colors[(settings.size() - 1) % 5]);
+        rated_series.back().markers = true;
+        it = settings.end() - 1;
+      }
+      Series& sr = rated_series[it - settings.begin()];
+      sr.points.push_back({r.core_hours, r.rating.elo});
+      sr.bars.push_back({r.rating.low, r.rating.high});
+    }
   }
   std::vector<std::pair<double, std::string>> ladder_lines;
   std::string ladder_caption;
@@ -309,6 +344,8 @@ std::string write_report(const RunDir& dir) {
     << " / "
     << std::count_if(log.gates().begin(), log.gates().end(),
                      [](const GateResult& g) { return g.promoted(); })
+    << "</td></tr><tr><th class='l'>training CPU</th><td class='l'>"
+    << (have_core_hours ? num(to_d(rows.back()["core_hours"])) + " core-hours" : std::string("-"))
     << "</td></tr><tr><th class='l'>elapsed</th><td class='l'>"
     << (rows.empty() ? std::string("-")
                      : num((to_d(rows.back()["unix_ms"]) - t0) / 60000.0) + " min")
@@ -320,6 +357,31 @@ std::string write_report(const RunDir& dir) {
              {{0.5, "even"}})
     << chart("Strength over time (Elo chain of promotions)", "minutes", "Elo vs initial net",
              {elo});
+  h << "<h2>Strength against core-hours</h2>";
+  if (!rated_error.empty()) h << "<p>" << esc(rated_error) << "</p>";
+  if (rated.empty()) {
+    h << "<p>No rated checkpoints yet: <code>pincer rate --dir RUN --opponent SPEC ...</code> "
+         "rates the saved checkpoints against fixed opponents (docs/training.md).</p>";
+  } else {
+    h << "<p>Saved checkpoints rated afterwards by <code>pincer rate</code>: the same fixed "
+         "opponents from the same openings for each (95% intervals from the games alone; the "
+         "opponents' Elo is held fixed). Legend: the settings measured.</p>"
+      << chart("Anchored Elo against training core-hours", "core-hours", "Elo", rated_series);
+    h << "<table><tr><th class='l'>model</th><th>step</th><th>core-hours</th><th>Elo</th>"
+      << "<th>95% interval</th><th>games</th><th class='l'>opponents (points/games)</th></tr>";
+    for (const CheckpointRating& r : rated) {
+      std::string opp;
+      for (const AnchorGames& g : r.opponents) {
+        opp += (opp.empty() ? "" : "; ") + g.player + " " + num(g.score) + "/" +
+               std::to_string(g.games);
+      }
+      h << "<tr><td class='l'>" << esc(r.model) << "</td><td>" << r.step << "</td><td>"
+        << num(r.core_hours) << "</td><td>" << num(std::round(r.rating.elo)) << "</td><td>"
+        << num(std::round(r.rating.low)) << " .. " << num(std::round(r.rating.high)) << "</td><td>"
+        << r.rating.games << "</td><td class='l'>" << esc(opp) << "</td></tr>";
+    }
+    h << "</table>";
+  }
   h << "<h2>Anchored strength</h2>";
   if (anc_h.points.empty()) {
     h << "<p>No anchored ratings yet"
@@ -330,26 +392,27 @@ std::string write_report(const RunDir& dir) {
   } else {
     h << "<p>Each promoted model against the reference players of <code>" << esc(ladder_caption)
       << "</code> nearest its strength (dashed lines: their ratings; random = 0).</p>"
-      << chart("Anchored Elo against time", "hours", "Elo (random = 0)", {anc_h}, ladder_lines)
+      << chart("Anchored Elo against " + hours_label, hours_label, "Elo (random = 0)", {anc_h},
+               ladder_lines)
       << chart("Anchored Elo against self-play games", "games", "Elo (random = 0)", {anc_g},
                ladder_lines);
-    h << "<table><tr><th>hours</th><th>games</th><th class='l'>best model</th><th>Elo</th>"
+    h << "<table><tr><th>" << hours_label
+      << "</th><th>games</th><th class='l'>best model</th><th>Elo</th>"
       << "<th>95% interval</th><th>games played</th><th class='l'>opponents (points/games)</th>"
       << "</tr>";
     for (auto it = rows.rbegin(); it != rows.rend(); ++it) {
       auto& r = *it;
       if (r["event"] != "anchor" || !std::isfinite(to_d(r["anchor_elo"]))) continue;
-      h << "<tr><td>" << num((to_d(r["unix_ms"]) - t0) / 3600000.0) << "</td><td>"
-        << esc(r["games"]) << "</td><td class='l'>" << esc(r["best"]) << "</td><td>"
-        << num(std::round(to_d(r["anchor_elo"]))) << "</td><td>"
+      h << "<tr><td>" << num(hours_of(r)) << "</td><td>" << esc(r["games"]) << "</td><td class='l'>"
+        << esc(r["best"]) << "</td><td>" << num(std::round(to_d(r["anchor_elo"]))) << "</td><td>"
         << num(std::round(to_d(r["anchor_low"]))) << " .. "
         << num(std::round(to_d(r["anchor_high"]))) << "</td><td>" << esc(r["anchor_games"])
         << "</td><td class='l'>" << esc(r["anchor_opponents"]) << "</td></tr>";
     }
     h << "</table>";
   }
-  h << "<h2>Throughput</h2>" << chart("Self-play games", "minutes", "games", {games})
-    << chart("Speed", "minutes", "per second", {sps, eps});
+  h << "<h2>Throughput</h2>" << chart("Self-play games", hours_label, "games", {games})
+    << chart("Speed", hours_label, "per second", {sps, eps});
   h << "<h2>Gates</h2><table><tr><th class='l'>candidate</th><th>step</th><th>games</th>"
     << "<th>+</th><th>=</th><th>-</th><th>score</th><th>Elo</th><th>vs random</th>"
     << "<th class='l'>result</th><th>best Elo</th></tr>";

@@ -1,5 +1,8 @@
 #include "train/search_config.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace pincer {
 
 mcts::SearchConfig play_search_config(const SearchConfig& s, uint64_t seed) {
@@ -11,6 +14,9 @@ mcts::SearchConfig play_search_config(const SearchConfig& s, uint64_t seed) {
   c.reuse_tree = !s.no_tree_reuse();
   c.max_nodes = static_cast<uint32_t>(s.max_nodes());
   c.gumbel_actions = s.gumbel_actions();
+  if (s.has_gumbel_c_scale()) c.gumbel_c_scale = s.gumbel_c_scale();
+  c.gumbel_raw_policy_target = s.gumbel_raw_policy_target();
+  c.gumbel_rescale_q = s.gumbel_rescale_q();
   if (s.has_solver()) c.solver = s.solver();
   if (s.has_tactics()) c.tactics = s.tactics();
   if (s.has_quiescence_weight()) c.quiescence_weight = s.quiescence_weight();
@@ -45,6 +51,19 @@ mcts::SearchConfig selfplay_search_config(const SelfPlayConfig& sp, uint64_t see
   c.temperature.moves = sp.temperature_moves();
   c.gumbel_noise_moves = sp.gumbel_noise_plies();
   return c;
+}
+
+double heuristic_share(const SelfPlayConfig& sp, int64_t model_step) {
+  if (sp.heuristic_anneal_steps() <= 0) return 1.0;
+  const double left = 1.0 - static_cast<double>(model_step) / sp.heuristic_anneal_steps();
+  return std::round(std::clamp(left, 0.0, 1.0) * 20.0) / 20.0;
+}
+
+void scale_heuristic(mcts::SearchConfig& c, double share) {
+  const float f = static_cast<float>(share);
+  c.quiescence_weight *= f;
+  c.capture_prior *= f;
+  c.heuristic_prior *= f;
 }
 
 }  // namespace pincer

@@ -42,6 +42,7 @@ struct SelfPlay::Impl {
   double run_started = 0;
   bool running = false;
   std::atomic<int64_t> started{0};
+  int64_t model_step = 0;  // training steps of the model playing (heuristic annealing)
   bool write = true;
 
   Impl(GamePtr g, const RunConfig& c, const RunDir& d, std::string w)
@@ -78,10 +79,12 @@ struct SelfPlay::Impl {
       std::unique_ptr<State> state;
       GameRecord rec;
       bool active = false;
+      double heuristic = -1;              // the heuristic share its search was made with
       std::unique_ptr<AlphaBeta> expert;  // made for the slot's first expert game
       int expert_player = -1;             // -1: the network plays both sides
     };
     const auto& sp = cfg.selfplay();
+    const bool improved_root_value = sp.root_value() == "improved";
     const WarmStartConfig labels = complete_warm_start_config(cfg.warm_start(), 1);
     // selfplay.alphabeta_value_share: which searched positions alpha-beta also scores.
     Rng value_draws(mix_seed(mix_seed(cfg.seed(), std::hash<std::string>{}(writer)),
@@ -101,9 +104,17 @@ struct SelfPlay::Impl {
         return;
       }
       const uint64_t seed = mix_seed(mix_seed(cfg.seed(), std::hash<std::string>{}(writer)), n);
-      if (!s.search) {
-        s.search =
-            std::make_unique<mcts::Search>(game, selfplay_search_config(sp, seed), cache.get());
+      // A search per slot, made again when the heuristic's annealed share has changed.
+      double share;
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        share = heuristic_share(sp, model_step);
+      }
+      if (!s.search || share != s.heuristic) {
+        mcts::SearchConfig sc = selfplay_search_config(sp, seed);
+        scale_heuristic(sc, share);
+        s.search = std::make_unique<mcts::Search>(game, sc, cache.get());
+        s.heuristic = share;
       }
       s.search->seed(seed);
       // A fresh start per game from its seed (the fixed start for most games).
@@ -147,9 +158,15 @@ struct SelfPlay::Impl {
       const Outcome o = s.state->outcome();
       const bool too_long = s.rec.moves_size() >= sp.max_moves();
       if (o.over || too_long) {
-        s.rec.set_winner(o.over ? o.winner : -1);
+        const std::array<int, 2> points = s.state->points();
+        int winner = o.over ? o.winner : -1;
+        // selfplay.adjudicate_by_points: a cut game goes to the side ahead on points.
+        if (!o.over && sp.adjudicate_by_points() && points[0] != points[1]) {
+          winner = points[0] > points[1] ? 0 : 1;
+        }
+        s.rec.set_winner(winner);
         s.rec.set_reason(o.over ? o.reason : "max_moves");
-        for (int pts : s.state->points()) s.rec.add_final_points(pts);
+        for (int pts : points) s.rec.add_final_points(pts);
         s.rec.set_finished_unix_ms(unix_ms_now());
         finish_game(std::move(s.rec));
         start(s);
@@ -189,7 +206,9 @@ struct SelfPlay::Impl {
         m->set_action(r.action);
         m->set_full_search(r.full_search);
         m->set_simulations(r.simulations);
-        m->set_root_value(r.wdl[0] + 0.5f * r.wdl[1]);
+        m->set_root_value(improved_root_value && r.improved_value >= 0
+                              ? r.improved_value
+                              : r.wdl[0] + 0.5f * r.wdl[1]);
         if (valuer && value_draws.uniform() < sp.alphabeta_value_share()) {
           const SearchInfo info = valuer->search(*s.state);
           m->set_alphabeta_value(
@@ -239,6 +258,7 @@ struct SelfPlay::Impl {
     {
       std::lock_guard<std::mutex> lock(mu);
       model_id = meta.model_id();
+      model_step = meta.training_step();
       best_time = t;
     }
     if (!service) {

@@ -32,16 +32,16 @@ std::string short_id(const std::string& id) {
 
 }  // namespace
 
-std::string status_text(int64_t step, int64_t games, int64_t positions, double samples_per_s,
-                        double policy_loss, double value_loss, const std::string& best,
-                        const std::string& last_gate) {
+std::string status_text(double core_hours, int64_t step, int64_t games, int64_t positions,
+                        double samples_per_s, double policy_loss, double value_loss,
+                        const std::string& best, const std::string& last_gate) {
   char buf[512];
   std::snprintf(buf, sizeof buf,
-                "step %lld | games %s | positions %s | %s samples/s | loss p %.3f v %.3f | "
-                "best %s%s%s",
-                static_cast<long long>(step), fmt_num(games).c_str(), fmt_num(positions).c_str(),
-                fmt_num(samples_per_s).c_str(), policy_loss, value_loss, short_id(best).c_str(),
-                last_gate.empty() ? "" : " | gate ", last_gate.c_str());
+                "%.2f core-h | step %lld | games %s | positions %s | %s samples/s | loss p %.3f "
+                "v %.3f | best %s%s%s",
+                core_hours, static_cast<long long>(step), fmt_num(games).c_str(),
+                fmt_num(positions).c_str(), fmt_num(samples_per_s).c_str(), policy_loss, value_loss,
+                short_id(best).c_str(), last_gate.empty() ? "" : " | gate ", last_gate.c_str());
   return buf;
 }
 

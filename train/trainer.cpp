@@ -13,6 +13,7 @@
 #include "engine/random.h"
 #include "nn/checked_archive.h"
 #include "nn/network.h"
+#include "train/cpu_time.h"
 #include "train/distributed.h"
 #include "train/records.h"
 #include "train/window.h"
@@ -33,6 +34,9 @@ struct Trainer::Impl {
   DataParallel* group = nullptr;              // data-parallel ranks (null: this process alone)
   int micro_batches = 1;                      // shards of each step computed here
   Precision precision = Precision::kFloat32;  // of the training passes (trainer.precision)
+  // The run's CPU seconds before this process (from the checkpoint it resumed; 0 for a new run).
+  double cpu_base = 0;
+  double run_cpu_seconds() const { return cpu_base + process_cpu_seconds(); }
 
   // Shards of a step's batch, over all ranks, and the first one this process computes.
   int shards() const { return (group ? group->world_size() : 1) * micro_batches; }
@@ -150,6 +154,7 @@ struct Trainer::Impl {
     ModelMetadata meta = model->metadata();
     meta.set_training_step(state.step());
     *state.mutable_model() = meta;
+    state.set_cpu_seconds(run_cpu_seconds());
     torch::serialize::OutputArchive archive, net_archive, opt_archive;
     model->impl().net->save(net_archive);
     opt->save(opt_archive);
@@ -248,9 +253,10 @@ Trainer::Trainer(GamePtr game, const RunConfig& config, const RunDir& dir, DataP
                  m.state.step(), m.window.size());
   } else if (fs::exists(dir.checkpoint())) {
     m.load_checkpoint(device);
+    m.cpu_base = m.state.cpu_seconds();
     m.rebuild_window();
-    spdlog::info("trainer resumed at step {} ({} games, window {} positions)", m.state.step(),
-                 m.state.games_seen(), m.window.size());
+    spdlog::info("trainer resumed at step {} ({} games, window {} positions, {:.2f} core-hours)",
+                 m.state.step(), m.state.games_seen(), m.window.size(), m.cpu_base / 3600);
   } else {
     m.model = Model::load(dir.model(0), *m.game, device);
     m.make_optimizer();
@@ -485,6 +491,7 @@ std::string Trainer::write_model() {
   meta.set_model_id(id);
   meta.set_parent_model(parent);
   meta.set_training_step(m.state.step());
+  meta.set_core_hours(m.run_cpu_seconds() / 3600);
   meta.set_created(utc_now_iso());
   meta.set_created_unix_ms(unix_ms_now());
   const std::string path = m.dir.model(m.state.step());
@@ -494,6 +501,7 @@ std::string Trainer::write_model() {
 }
 
 int64_t Trainer::step() const { return impl_->state.step(); }
+double Trainer::core_hours() const { return impl_->run_cpu_seconds() / 3600; }
 int64_t Trainer::games_seen() const { return impl_->state.games_seen(); }
 int64_t Trainer::positions_seen() const { return impl_->state.positions_seen(); }
 size_t Trainer::window_size() const { return impl_->window.size(); }

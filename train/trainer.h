@@ -57,6 +57,8 @@ class Trainer {
   std::string write_model();
 
   int64_t step() const;
+  // The run's CPU time so far, all sessions, in core-hours (train/cpu_time.h).
+  double core_hours() const;
   int64_t games_seen() const;
   int64_t positions_seen() const;
   size_t window_size() const;

@@ -152,6 +152,26 @@ TEST(AlphaBeta, TimeLimitIsKept) {
   EXPECT_LT(info.seconds, 0.5);
 }
 
+TEST(AlphaBeta, NodeBudgetIsKeptAndPlaysTheSameMovesUnderAnyLoad) {
+  const GamePtr game = reference();
+  auto s = game->initial_state();
+  AlphaBetaOptions small, large;
+  small.max_nodes = 20000;
+  large.max_nodes = 400000;
+  AlphaBeta a(*game, small), b(*game, small), deep(*game, large);
+  const SearchInfo x = a.search(*s), y = b.search(*s), z = deep.search(*s);
+  // Stopped within one polling interval (1,024 nodes) of the budget; the same search twice.
+  EXPECT_LE(x.nodes, small.max_nodes + 4096);
+  EXPECT_GE(x.nodes, small.max_nodes);
+  EXPECT_EQ(x.best, y.best);
+  EXPECT_EQ(x.nodes, y.nodes);
+  EXPECT_GT(z.depth, x.depth);
+  // As a player spec; nodes= combines with depth= (whichever ends first).
+  EXPECT_EQ(make_player(game, "alphabeta:nodes=20000", 1)->choose(*s), x.best);
+  EXPECT_THROW(make_player(game, "alphabeta:nodes=10", 1), std::invalid_argument);
+  EXPECT_THROW(make_player(game, "alphabeta:nodes=x", 1), std::invalid_argument);
+}
+
 TEST(Mcts, TakesAWinAtOnceAndPlaysLegalMoves) {
   const GamePtr game = reference();
   auto p = make_player(game, "mcts:sims=50", 3);

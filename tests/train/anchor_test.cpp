@@ -5,6 +5,7 @@
 #include <google/protobuf/text_format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +13,7 @@
 #include "engine/registry.h"
 #include "nn/model.h"
 #include "tests/train/helpers.h"
+#include "train/checkpoint_rating.h"
 #include "train/config.h"
 #include "train/report.h"
 #include "train/run_dir.h"
@@ -178,18 +180,91 @@ TEST(Anchor, ReportPlotsAnchoredRows) {
   ScratchDir scratch("anchor-report");
   const RunDir dir(scratch / "run");
   std::filesystem::create_directories(dir.models());
-  // A row in today's columns and one from an older metrics layout are both read.
-  append_metrics_row(dir, "1000,anchor,0,0,0,,,,,0,0,0,,,,,,,best,150.0,20.0,280.0,16,greedy:7/8");
+  // Rows in today's columns (the run's core-hours last) are plotted against core-hours.
+  append_metrics_row(dir,
+                     "1000,anchor,0,0,0,,,,,0,0,0,,,,,,,best,150.0,20.0,280.0,16,greedy:7/8,0.01");
   append_metrics_row(dir,
                      "3601000,anchor,600,900,50000,,,,,0,0,0,,,,,,,best,420.0,300.0,540.0,16,"
-                     "alphabeta:depth=1:5/8;greedy:8/8");
+                     "alphabeta:depth=1:5/8;greedy:8/8,1.9");
+  // Checkpoints rated afterwards (`pincer rate`) get their own curve and table.
+  CheckpointRating early, late;
+  early.model = "model-001000.pt", early.step = 1000, early.core_hours = 0.5;
+  early.rating = {900, 840, 960, 128};
+  early.opponents.push_back({"alphabeta:depth=4", 1108, 0, 128, 30});
+  early.settings = "net:sims=200 | vs alphabeta:depth=4";
+  late = early;
+  late.model = "model-009000.pt", late.step = 9000, late.core_hours = 1.5;
+  late.rating = {1150, 1090, 1210, 128};
+  late.opponents[0].score = 75;
+  write_ratings(ratings_path(dir), {early, late});
+  const auto back = read_ratings(ratings_path(dir));
+  ASSERT_EQ(back.size(), 2u);
+  EXPECT_EQ(back[1].model, "model-009000.pt");
+  EXPECT_DOUBLE_EQ(back[1].core_hours, 1.5);
+  EXPECT_DOUBLE_EQ(back[1].rating.low, 1090);
+  EXPECT_DOUBLE_EQ(back[1].opponents[0].score, 75);
+  EXPECT_EQ(back[1].settings, early.settings);
   write_report(dir);
   std::ifstream in(dir.report());
   const std::string html((std::istreambuf_iterator<char>(in)), {});
-  EXPECT_NE(html.find("Anchored Elo against time"), std::string::npos);
+  EXPECT_NE(html.find("Anchored Elo against training core-hours"), std::string::npos);
+  EXPECT_NE(html.find("model-009000.pt"), std::string::npos);
+  EXPECT_NE(html.find("alphabeta:depth=4 75/128"), std::string::npos);
+  EXPECT_NE(html.find("Anchored Elo against core-hours"), std::string::npos);
   EXPECT_NE(html.find("Anchored Elo against self-play games"), std::string::npos);
   EXPECT_NE(html.find("alphabeta:depth=1:5/8;greedy:8/8"), std::string::npos);
   EXPECT_NE(html.find(">420<"), std::string::npos);
+}
+
+TEST(Anchor, OlderMetricsFilesGainTheNewColumnsWholeLinesOnly) {
+  ScratchDir scratch("anchor-metrics");
+  const RunDir dir(scratch / "run");
+  std::filesystem::create_directories(dir.root);
+  const std::string columns = kMetricsColumns;
+  const std::string old_header = columns.substr(0, columns.rfind(','));
+  {
+    std::ofstream out(dir.metrics());
+    out << old_header << "\n1000,selfplay,0,0,0,,,,,0,0,0,,,,,,,best,,,,,\n";
+  }
+  append_metrics_row(dir, "2000,selfplay,0,0,0,,,,,0,0,0,,,,,,,best,,,,,,0.5");
+  std::ifstream in(dir.metrics());
+  std::string line;
+  std::vector<std::string> lines;
+  while (std::getline(in, line)) lines.push_back(line);
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0], columns);
+  const auto fields = [](const std::string& l) { return std::count(l.begin(), l.end(), ','); };
+  EXPECT_EQ(fields(lines[1]), fields(columns));
+  EXPECT_EQ(fields(lines[2]), fields(columns));
+  // A header that is not an earlier form of ours is left alone.
+  {
+    std::ofstream out(dir.metrics());
+    out << "a,b\n1,2\n";
+  }
+  append_metrics_row(dir, "3,4");
+  std::ifstream again(dir.metrics());
+  std::getline(again, line);
+  EXPECT_EQ(line, "a,b");
+}
+
+TEST(Anchor, RatedOpponentsNeedAnElo) {
+  const GamePtr game = load_game("seize-reference");
+  RatingOptions o;
+  o.ladder = source_dir() + "/configs/ladders/seize-reference.textproto";
+  o.opponents = {"alphabeta:depth=4", "alphabeta:nodes=20000@1234.5"};
+  const auto r = rated_opponents(o, game);
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[0].elo, 1108);
+  EXPECT_EQ(r[1].spec, "alphabeta:nodes=20000");
+  EXPECT_DOUBLE_EQ(r[1].elo, 1234.5);
+  o.opponents = {"alphabeta:depth=7"};
+  EXPECT_THROW(rated_opponents(o, game), std::runtime_error);  // not on the ladder
+  o.opponents = {"alphabeta:depth=4@fast"};
+  EXPECT_THROW(rated_opponents(o, game), std::runtime_error);
+  o.opponents = {"nosuchplayer@100"};
+  EXPECT_THROW(rated_opponents(o, game), std::invalid_argument);
+  o.opponents.clear();
+  EXPECT_THROW(rated_opponents(o, game), std::runtime_error);
 }
 
 }  // namespace

@@ -137,6 +137,19 @@ TEST(RunConfig, BadConfigsAreRefusedNamingTheField) {
   EXPECT_NE(e.find("gating.search.heuristic_prior_scale"), std::string::npos) << e;
   e = refusal("rules: \"seize\" selfplay { search { heuristic_prior_root_plies: 5 } }");
   EXPECT_NE(e.find("selfplay.search.heuristic_prior_root_plies"), std::string::npos) << e;
+  e = refusal("rules: \"seize\" gating { promotion: \"maybe\" }");
+  EXPECT_NE(e.find("gating.promotion"), std::string::npos) << e;
+  e = refusal("rules: \"seize\" gating { promotion: \"sprt\" sprt_elo0: 0 sprt_elo1: 0 }");
+  EXPECT_NE(e.find("gating.promotion"), std::string::npos) << e;
+  e = refusal("rules: \"seize\" selfplay { root_value: \"best\" }");
+  EXPECT_NE(e.find("selfplay.root_value"), std::string::npos) << e;
+  e = refusal(
+      "rules: \"seize\" selfplay { root_value: \"improved\" search { gumbel_actions: 0 } }");
+  EXPECT_NE(e.find("selfplay.root_value"), std::string::npos) << e;
+  e = refusal("rules: \"seize\" selfplay { heuristic_anneal_steps: -5 }");
+  EXPECT_NE(e.find("selfplay.heuristic_anneal_steps"), std::string::npos) << e;
+  e = refusal("rules: \"seize\" selfplay { search { gumbel_c_scale: 0 } }");
+  EXPECT_NE(e.find("selfplay.search.gumbel_c_scale"), std::string::npos) << e;
   e = refusal("rules: \"seize\" selfplay { expert_games: 1.5 }");
   EXPECT_NE(e.find("selfplay.expert_games"), std::string::npos) << e;
   e = refusal("rules: \"seize\" selfplay { expert_depth: 0 }");
