@@ -1,8 +1,22 @@
 #include "serve/backends.h"
 
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
 #include "engine/registry.h"
 
 namespace pincer::serve {
+
+std::shared_ptr<Analyzer> make_model_analyzer(const GamePtr& game, const std::string& path,
+                                              const BackendOptions& o) {
+  MctsAnalyzerOptions mo;
+  mo.default_visits = o.default_visits;
+  mo.description = "model " + path;
+  LoadedModel model = load_model_evaluator(game, path, o.model);
+  mo.predicts_points = model.predicts_points;
+  return make_mcts_analyzer(game, std::move(model.evaluator), mo);
+}
 
 std::vector<std::shared_ptr<Analyzer>> make_analyzers(const BackendOptions& o) {
   if (o.rules.empty()) throw std::invalid_argument("give at least one --rules");
@@ -10,7 +24,9 @@ std::vector<std::shared_ptr<Analyzer>> make_analyzers(const BackendOptions& o) {
     throw std::invalid_argument("give one --model per --rules (" + std::to_string(o.rules.size()) +
                                 " rulesets, " + std::to_string(o.models.size()) + " models)");
   }
-  if (o.models.empty() && o.player.empty()) {
+  const bool every_model = !o.models.empty() && std::find(o.models.begin(), o.models.end(),
+                                                          std::string()) == o.models.end();
+  if (!every_model && o.player.empty()) {
     throw std::invalid_argument("give --model PATH (per --rules) or --player SPEC");
   }
   std::vector<std::shared_ptr<Analyzer>> out;
@@ -21,16 +37,18 @@ std::vector<std::shared_ptr<Analyzer>> make_analyzers(const BackendOptions& o) {
         throw std::invalid_argument("ruleset \"" + o.rules[i] + "\" is given twice");
       }
     }
-    if (o.models.empty()) {
-      out.push_back(make_player_analyzer(game, o.player, o.seed));
-    } else {
-      MctsAnalyzerOptions mo;
-      mo.default_visits = o.default_visits;
-      mo.description = "model " + o.models[i];
-      LoadedModel model = load_model_evaluator(game, o.models[i], o.model);
-      mo.predicts_points = model.predicts_points;
-      out.push_back(make_mcts_analyzer(game, std::move(model.evaluator), mo));
+    const std::string model = o.models.empty() ? "" : o.models[i];
+    if (!model.empty()) {
+      try {
+        out.push_back(make_model_analyzer(game, model, o));
+        continue;
+      } catch (const std::exception& e) {
+        if (!o.models_optional) throw;
+        spdlog::warn("{}: model {} does not load ({}); {} plays instead", o.rules[i], model,
+                     e.what(), o.player);
+      }
     }
+    out.push_back(make_player_analyzer(game, o.player, o.seed));
   }
   return out;
 }
