@@ -7,6 +7,26 @@
 #include "engine/registry.h"
 
 namespace pincer::serve {
+namespace {
+
+// An analyser described otherwise (why a classical player stands in for a model).
+class DescribedAnalyzer : public Analyzer {
+ public:
+  DescribedAnalyzer(std::shared_ptr<Analyzer> inner, std::string description)
+      : inner_(std::move(inner)), description_(std::move(description)) {}
+  const GamePtr& game() const override { return inner_->game(); }
+  std::string description() const override { return description_; }
+  Json analyze(const State& state, const TurnRequest& request) override {
+    return inner_->analyze(state, request);
+  }
+  void clear_cache() override { inner_->clear_cache(); }
+
+ private:
+  std::shared_ptr<Analyzer> inner_;
+  std::string description_;
+};
+
+}  // namespace
 
 std::shared_ptr<Analyzer> make_model_analyzer(const GamePtr& game, const std::string& path,
                                               const BackendOptions& o) {
@@ -38,6 +58,7 @@ std::vector<std::shared_ptr<Analyzer>> make_analyzers(const BackendOptions& o) {
       }
     }
     const std::string model = o.models.empty() ? "" : o.models[i];
+    std::string why = "no model shipped";
     if (!model.empty()) {
       try {
         out.push_back(make_model_analyzer(game, model, o));
@@ -46,9 +67,14 @@ std::vector<std::shared_ptr<Analyzer>> make_analyzers(const BackendOptions& o) {
         if (!o.models_optional) throw;
         spdlog::warn("{}: model {} does not load ({}); {} plays instead", o.rules[i], model,
                      e.what(), o.player);
+        why = "the model " + model + " does not load";
       }
     }
-    out.push_back(make_player_analyzer(game, o.player, o.seed));
+    std::shared_ptr<Analyzer> player = make_player_analyzer(game, o.player, o.seed);
+    if (o.models_optional) {
+      player = std::make_shared<DescribedAnalyzer>(player, o.player + " (" + why + ")");
+    }
+    out.push_back(player);
   }
   return out;
 }

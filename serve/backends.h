@@ -17,7 +17,9 @@ struct BackendOptions {
   std::vector<std::string> models;  // empty, or one per ruleset ("": that ruleset uses player)
   std::string player;               // used when models is empty, and for its "" entries
   // A model that does not load (no torch in this build, a damaged file) is replaced by the
-  // player, with a warning, instead of failing (the shipped models, serve/shipped.h).
+  // player, with a warning, instead of failing (the shipped models, serve/shipped.h); the
+  // player's description then says why it plays: "(no model shipped)" or "(the model ... does
+  // not load)".
   bool models_optional = false;
   int default_visits = 200;
   ModelOptions model;

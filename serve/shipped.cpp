@@ -50,9 +50,14 @@ std::vector<ShippedChoice> shipped_choices(const std::vector<std::string>& rules
     }
     out.push_back(std::move(c));
   }
-  // Rulesets with a model first: the page's default game is the first one.
-  std::stable_partition(out.begin(), out.end(),
-                        [](const ShippedChoice& c) { return !c.model.empty(); });
+  // The page's default game is the first one: the reference ruleset when it is served, then the
+  // others with a model, then the rest.
+  std::stable_sort(out.begin(), out.end(), [](const ShippedChoice& a, const ShippedChoice& b) {
+    const auto rank = [](const ShippedChoice& c) {
+      return c.rules == kDefaultRuleset ? 0 : c.model.empty() ? 2 : 1;
+    };
+    return rank(a) < rank(b);
+  });
   return out;
 }
 
@@ -62,14 +67,11 @@ std::vector<std::string> use_shipped(BackendOptions& options, const std::string&
   options.rules.clear();
   options.models.clear();
   std::vector<std::string> books;
-  bool any_model = false;
   for (const ShippedChoice& c : choices) {
     options.rules.push_back(c.rules);
     options.models.push_back(c.model);
-    any_model |= !c.model.empty();
     if (!c.book.empty()) books.push_back(c.book);
   }
-  if (!any_model) options.models.clear();
   options.player = kFallbackPlayer;
   options.models_optional = true;
   return books;

@@ -12,6 +12,9 @@
 
 namespace pincer::serve {
 
+// The first game offered (the page's default) when it is among the served rulesets.
+inline constexpr const char* kDefaultRuleset = "seize-reference";
+
 // The classical player of a ruleset without a shipped model.
 inline constexpr const char* kFallbackPlayer = "alphabeta:time=1";
 
@@ -28,7 +31,8 @@ struct ShippedChoice {
 };
 
 // One choice per ruleset (`rules`, or every shipped ruleset when empty), looked up in
-// `models_dir` ("" = nothing shipped: every ruleset gets the fallback player).
+// `models_dir` ("" = nothing shipped: every ruleset gets the fallback player). Ordered: the
+// default ruleset, the others with a model, the rest.
 std::vector<ShippedChoice> shipped_choices(const std::vector<std::string>& rules,
                                            const std::string& models_dir);
 
