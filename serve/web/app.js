@@ -561,7 +561,9 @@ async function showPage() {
   if (analyse) return;
   if (id && (!play.game || play.game.id !== id)) {
     if (!(await resumeGame(id))) startFirstGame();  // a game the server no longer has
-  } else if (!id && !play.game) {
+  } else if (!id && play.game) {
+    history.replaceState(null, '', `#play/${play.game.id}`);  // the Play tab: the game shown
+  } else if (!id) {
     startFirstGame();
   }
 }
