@@ -57,12 +57,24 @@ Json review_from_analyses(const Game& game, const State& start, const std::vecto
   std::unique_ptr<State> state = start.clone();
   const auto analysis_at = [&](size_t t) { return t < analyses.size() ? analyses[t] : Json(); };
   Json graph = Json::array();
+  // Each turn's expected final points (rootInfo.expectedPoints, or expectedPointsDiff for the
+  // side to move), where the analyser gives them (docs/analysis.md).
+  Json points = Json::array();
+  bool any_points = false;
   Json moves = Json::array();
   std::vector<Action> legal;
   for (size_t t = 0; t <= actions.size(); ++t) {
     const Json a = analysis_at(t);
     const double v0 = value_for(*state, a, 0);
     graph.push_back(std::isnan(v0) ? Json() : Json(round4(v0)));
+    Json p;
+    if (a.is_object() && a.contains("rootInfo")) {
+      for (const char* key : {"expectedPoints", "expectedPointsDiff"}) {
+        if (a["rootInfo"].contains(key)) p[key] = a["rootInfo"][key];
+      }
+    }
+    any_points |= !p.is_null();
+    points.push_back(p);
     if (t == actions.size()) break;
     const Action action = actions[t];
     const int mover = state->to_move();
@@ -141,6 +153,7 @@ Json review_from_analyses(const Game& game, const State& start, const std::vecto
   out["sides"] = sides;
   out["moves"] = moves;
   out["graph"] = graph;
+  if (any_points) out["expectedPoints"] = points;
   return out;
 }
 

@@ -95,6 +95,7 @@ TEST(Review, LeavesMovesNextToAMissingAnalysisUnjudged) {
   EXPECT_FALSE(r["moves"][0]["judged"].get<bool>());
   EXPECT_FALSE(r["moves"][1]["judged"].get<bool>());
   EXPECT_TRUE(r["graph"][1].is_null());
+  EXPECT_FALSE(r.contains("expectedPoints"));  // no analysis gave any
   for (const auto& [side, s] : r["sides"].items()) EXPECT_TRUE(s["accuracy"].is_null());
 }
 
@@ -149,6 +150,9 @@ TEST(Review, OnAnEngineARandomMoverBlundersMoreThanTheSearch) {
     if (m.contains("mark")) EXPECT_TRUE(m.contains("best")) << m.dump();
   }
   EXPECT_EQ(r["analyzer"], "alphabeta:depth=2");
+  // Alpha-beta's expected final points, per turn.
+  ASSERT_EQ(r["expectedPoints"].size(), r["graph"].size());
+  EXPECT_TRUE(r["expectedPoints"][0]["expectedPoints"].contains("gold")) << r["expectedPoints"][0];
   EXPECT_THROW(serve::review_game(*engine, {"seize-reference", "", {"zz9"}}, o, 10),
                serve::QueryError);
 }
