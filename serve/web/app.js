@@ -28,7 +28,8 @@ const LEVELS = {
 };
 // The ratings were measured with SE!ZE's model: other games and bots show the word alone.
 const ratedBot = (r) => r.rules === 'seize-reference' && r.analyzer.startsWith('model ');
-const botText = (r) => (r.analyzer.startsWith('model ') ? `model ${r.analyzer.split('/').pop()}` : r.analyzer);
+// The analyser's description without the folders of its files.
+const botText = (r) => r.analyzer.replace(/[^\s()]*\//g, '');
 const pct = (x) => `${Math.round(x * 100)}%`;
 
 function fillRules(select) {
