@@ -7,8 +7,8 @@
 #include <thread>
 
 #include "book/serve_book.h"
+#include "cli/backend_setup.h"
 #include "cli/support/commands.h"
-#include "cli/support/torch_plugin.h"
 #include "serve/backends.h"
 #include "serve/server.h"
 
@@ -16,7 +16,7 @@ namespace pincer::cli {
 namespace {
 
 struct ServeArgs {
-  serve::BackendOptions backends;
+  BackendSetup setup;
   serve::EngineOptions engine;
   serve::ServerOptions server;
   std::vector<std::string> books;
@@ -24,7 +24,8 @@ struct ServeArgs {
 };
 
 void run(ServeArgs& args) {
-  if (!args.backends.models.empty()) load_torch_library("pincer serve --model");
+  serve::BackendOptions& backends = args.setup.backends;
+  const std::vector<std::string> shipped_books = prepare_backends(args.setup, "pincer serve", true);
   // Ctrl-C and SIGTERM are taken by one thread that stops the server; block them everywhere
   // else (threads started from here on inherit the mask).
   sigset_t signals;
@@ -33,11 +34,16 @@ void run(ServeArgs& args) {
   sigaddset(&signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
-  args.backends.seed = args.engine.seed;
+  backends.seed = args.engine.seed;
   args.server.seed = args.engine.seed;
-  args.server.bot.full_visits = args.backends.default_visits;
-  auto analyzers = serve::make_analyzers(args.backends);
-  book::add_books(analyzers, args.books, args.bot_book);
+  args.server.bot.full_visits = backends.default_visits;
+  auto analyzers = serve::make_analyzers(backends);
+  // Books named on the command line replace the shipped ones.
+  book::add_books(analyzers, args.books.empty() ? shipped_books : args.books, args.bot_book);
+  for (const auto& a : analyzers) {
+    std::printf("pincer serve: %s: %s\n", a->game()->ruleset_name().c_str(),
+                a->description().c_str());
+  }
   auto engine = std::make_shared<serve::AnalysisEngine>(std::move(analyzers), args.engine);
   serve::Server server(engine, args.server);
   const int port = server.bind();
@@ -59,18 +65,9 @@ RegisterCommand reg{
     "serve", "Web server: play and analyse in the browser, JSON API under /api/",
     [](CLI::App& app) {
       auto args = std::make_shared<ServeArgs>();
-      serve::BackendOptions& b = args->backends;
-      app.add_option("--rules", b.rules, "Ruleset name or file (repeat for several)")->required();
-      app.add_option("--model", b.models, "Model file, one per --rules, in the same order");
-      app.add_option("--player", b.player,
-                     "Classical bot and analyser instead of models: alphabeta:... or mcts:...");
-      app.add_option("--visits", b.default_visits, "Visits of a level-10 move and of an analysis")
-          ->capture_default_str()
-          ->check(CLI::Range(1, 10000000));
-      app.add_option("--max-batch", b.model.max_batch, "Positions per network batch")
-          ->capture_default_str();
-      app.add_option("--device", b.model.device, "Torch device of the models")
-          ->capture_default_str();
+      app.add_option("--rules", args->setup.backends.rules,
+                     "Ruleset name or file (repeat for several; default: every shipped one)");
+      add_backend_setup_options(app, args->setup, true);
       app.add_option("--port", args->server.port, "TCP port (0: any free port)")
           ->capture_default_str()
           ->check(CLI::Range(0, 65535));

@@ -13,6 +13,7 @@
 #include "engine/registry.h"
 #include "play/levels.h"
 #include "serve/board.h"
+#include "serve/review_route.h"
 #include "serve/web.h"
 
 namespace pincer::serve {
@@ -487,6 +488,7 @@ void Server::routes() {
           streams_.fetch_sub(1);
         });
   });
+  add_review_route(s, engine_, options_);
   s.set_exception_handler(
       [](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
         try {

@@ -17,10 +17,23 @@ async function api(method, path, body) {
 }
 
 const rulesetOf = (rules) => info.rulesets.find((r) => r.rules === rules);
+
+// The bot's levels (play/levels.h) as docs/players.md rates them: Elo on SE!ZE's ladder (random =
+// 0) of the shipped model's levels at 200 visits, and a word for each.
+const LEVELS = {
+  1: { elo: 73, word: 'beginner' }, 2: { elo: 155, word: 'beginner' }, 3: { elo: 315, word: 'novice' },
+  4: { elo: 456, word: 'novice' }, 5: { elo: 604, word: 'casual' }, 6: { elo: 696, word: 'intermediate' },
+  7: { elo: 791, word: 'club' }, 8: { elo: 895, word: 'strong' }, 9: { elo: 1059, word: 'expert' },
+  10: { elo: 1133, word: 'strongest' },
+};
+// The ratings were measured with SE!ZE's model: other games and bots show the word alone.
+const ratedBot = (r) => r.rules === 'seize-reference' && r.analyzer.startsWith('model ');
+// The analyser's description without the folders of its files.
+const botText = (r) => r.analyzer.replace(/[^\s()]*\//g, '');
 const pct = (x) => `${Math.round(x * 100)}%`;
 
 function fillRules(select) {
-  select.replaceChildren(...info.rulesets.map((r) => new Option(`${r.rules} (${r.analyzer})`, r.rules)));
+  select.replaceChildren(...info.rulesets.map((r) => new Option(`${r.rules} (${botText(r)})`, r.rules)));
 }
 
 function fmtClock(s) {
@@ -54,6 +67,13 @@ const play = { game: null, selected: -1, busy: false, clockAt: 0 };
 
 function fillPlayOptions() {
   const r = rulesetOf($('play-rules').value);
+  const level = $('play-level').value || '10';
+  $('play-level').replaceChildren(...Array.from({ length: info.levels[1] - info.levels[0] + 1 }, (_, i) => {
+    const n = i + info.levels[0];
+    const l = LEVELS[n];
+    return new Option(`level ${n}` + (l ? ` · ${l.word}` + (ratedBot(r) ? ` (Elo ${l.elo})` : '') : ''), n);
+  }));
+  $('play-level').value = level;
   $('play-side').replaceChildren(...r.sides.map((s) => new Option(s, s)), new Option('both (no bot)', 'both'));
   const clocks = [new Option('untimed', 'none')];
   if (r.countsPoints) {
@@ -105,6 +125,8 @@ function renderPlay() {
   $('play-status').textContent = status;
   $('play-status').dataset.over = g.result ? '1' : '0';
   $('play-resign').disabled = !!g.result;
+  $('play-review').hidden = !g.result;
+  $('play-bot').textContent = `bot: ${botText(rulesetOf(g.rules))}, level ${g.level}`;
   $('play-record').href = `/api/game/${g.id}/record`;
   $('play-record').classList.remove('disabled');
   play.clockAt = performance.now();
@@ -168,7 +190,37 @@ async function botIfNeeded() {
   }
 }
 
+// The choices of the play page, remembered in the browser for the next visit.
+const SETTINGS_KEY = 'pincer-settings';
+function saveSettings() {
+  localStorage.setItem(SETTINGS_KEY, JSON.stringify({
+    rules: $('play-rules').value, side: $('play-side').value, level: $('play-level').value,
+    clock: $('play-clock').value,
+  }));
+}
+
+// Restores the remembered choices (those still offered); the side defaults to the one that moves
+// first, so that a new game starts with the user to move.
+async function restoreSettings() {
+  let saved = {};
+  try { saved = JSON.parse(localStorage.getItem(SETTINGS_KEY) || '{}') || {}; } catch (e) { saved = {}; }
+  const has = (select, v) => [...$(select).options].some((o) => o.value === String(v));
+  if (saved.rules && has('play-rules', saved.rules)) $('play-rules').value = saved.rules;
+  fillPlayOptions();
+  if (saved.level && has('play-level', saved.level)) $('play-level').value = saved.level;
+  if (saved.clock && has('play-clock', saved.clock)) $('play-clock').value = saved.clock;
+  if (saved.side && has('play-side', saved.side)) {
+    $('play-side').value = saved.side;
+  } else {
+    try {
+      const start = await api('POST', '/api/position', { rules: $('play-rules').value });
+      $('play-side').value = start.toMove;
+    } catch (e) { /* the first side, as listed */ }
+  }
+}
+
 async function newGame() {
+  saveSettings();
   const [mode, minutes] = $('play-clock').value.split(':');
   const body = { rules: $('play-rules').value, human: $('play-side').value,
                  level: Number($('play-level').value), clock: mode };
@@ -187,12 +239,14 @@ async function newGame() {
 }
 
 async function resumeGame(id) {
+  let g;
   try {
-    play.game = await api('GET', `/api/game/${id}`);
+    g = await api('GET', `/api/game/${id}`);
   } catch (e) {
     return false;
   }
-  $('play-rules').value = play.game.rules;
+  play.game = g;
+  if ($('play-rules').value !== g.rules) { $('play-rules').value = g.rules; fillPlayOptions(); }
   renderPlay();
   botIfNeeded();
   return true;
@@ -264,6 +318,7 @@ function renderAnalyse() {
     const li = document.createElement('li');
     li.textContent = m;
     if (i === an.cursor - 1) li.className = 'current';
+    markMove(li, i);
     li.addEventListener('click', () => { an.cursor = i + 1; loadPosition(); });
     return li;
   }));
@@ -279,7 +334,7 @@ function renderAnalyse() {
   });
   $('an-top').querySelector('tbody').replaceChildren(...rows);
   renderBook(an.top?.book);
-  drawGraph($('an-graph'), an.graph, an.cursor);
+  drawGraph($('an-graph'), an.graph, an.cursor, reviewMarks());
 }
 
 // The opening book's view of the position (`pincer serve --book`): its moves, best first.
@@ -308,6 +363,7 @@ function clickAnalyse(i) {
   const go = (move) => {
     an.moves = an.moves.slice(0, an.cursor).concat([move.move]);
     an.cursor += 1;
+    clearReview();
     an.graph = an.graph.slice(0, an.cursor);
     loadPosition();
   };
@@ -341,7 +397,7 @@ function analyseCurrent() {
     for (const m of r.moveInfos) m.long = longOf(m.move);
     an.top = r;
     const sides = rulesetOf(an.rules).sides;
-    an.graph[an.cursor] = firstSideValue(r, sides);
+    if (!an.review) an.graph[an.cursor] = firstSideValue(r, sides);  // a review's graph stays
     $('an-status').textContent = `${r.isDuringSearch ? 'analysing' : 'done'}: ${r.rootInfo.visits} visits, ` +
       `${r.toMove} ${pct(r.rootInfo.win)} win, ${pct(r.rootInfo.draw)} draw`;
     $('an-status').dataset.done = r.isDuringSearch ? '0' : '1';
@@ -368,6 +424,7 @@ async function graphWholeGame() {
   try {
     const r = await api('POST', '/api/analyze', query);
     const sides = rulesetOf(an.rules).sides;
+    if (an.review) return;  // the review's own graph, from its larger budget
     for (const x of r.responses) if (x.rootInfo) an.graph[x.turnNumber] = firstSideValue(x, sides);
     renderAnalyse();
   } catch (e) {
@@ -379,6 +436,7 @@ async function loadInput() {
   const text = $('an-input').value.trim();
   an.rules = $('an-rules').value;
   an.graph = [];
+  clearReview();
   try {
     if (text.startsWith('[')) {
       const r = await api('POST', '/api/record', { text });
@@ -399,8 +457,101 @@ async function loadInput() {
   graphWholeGame();
 }
 
+// ---------------------------------------------------------------- Review
+// The review of the game in the analysis page (POST /api/review, serve/review.h): each move's
+// drop in the mover's expected score, marked inaccuracy / mistake / blunder, the best move beside
+// each marked one, and per side an accuracy and counts.
+const MARK_SYMBOL = { inaccuracy: '?!', mistake: '?', blunder: '??' };
+let reviewSerial = 0;
+
+function clearReview() {
+  ++reviewSerial;
+  an.review = null;
+  $('an-review').hidden = true;
+  $('an-review-status').textContent = '';
+}
+
+async function runReview() {
+  if (!an.moves.length) return;
+  const serial = ++reviewSerial;
+  an.review = null;
+  $('an-review').hidden = false;
+  $('an-review-status').textContent = `reviewing ${an.moves.length} moves…`;
+  $('an-review-status').dataset.done = '0';
+  $('an-review-sides').querySelector('tbody').replaceChildren();
+  let r;
+  try {
+    r = await api('POST', '/api/review', { rules: an.rules, position: an.position || undefined, moves: an.moves });
+  } catch (e) {
+    if (serial === reviewSerial) $('an-review-status').textContent = `review: ${e.message}`;
+    return;
+  }
+  if (serial !== reviewSerial) return;
+  an.review = r;
+  an.graph = r.graph.slice();
+  const t = r.thresholds;
+  $('an-review-status').textContent = `${r.analyzer}, ${r.budget.maxVisits} visits a turn; a drop in the ` +
+    `mover's expected score of ${t.inaccuracy} / ${t.mistake} / ${t.blunder} marks an inaccuracy / mistake / blunder`;
+  $('an-review-status').dataset.done = '1';
+  $('an-review-sides').querySelector('tbody').replaceChildren(...Object.entries(r.sides).map(([side, x]) => {
+    const tr = document.createElement('tr');
+    tr.dataset.side = side;
+    for (const v of [side, x.accuracy ?? '-', x.inaccuracies, x.mistakes, x.blunders]) tr.insertCell().textContent = v;
+    return tr;
+  }));
+  renderAnalyse();
+}
+
+// The review's marks as the graph draws them: [{turn, mark}] (turn: the position after the move).
+function reviewMarks() {
+  if (!an.review) return [];
+  return an.review.moves.map((m, i) => ({ turn: i + 1, mark: m.mark })).filter((m) => m.mark);
+}
+
+// The move list entry of move i with its review mark and the best move beside a marked one.
+function markMove(li, i) {
+  const m = an.review?.moves[i];
+  if (!m || !m.mark) return;
+  li.classList.add(`mark-${m.mark}`);
+  li.dataset.mark = m.mark;
+  li.append(MARK_SYMBOL[m.mark]);
+  li.title = `${m.mark}: the mover's expected score ${m.before} → ${m.after}`;
+  if (m.best) {
+    const best = document.createElement('span');
+    best.className = 'best';
+    best.textContent = ` best ${m.best}`;
+    li.append(best);
+  }
+}
+
+// From the play page: the finished game, reviewed in the analysis page.
+async function reviewPlayed() {
+  const g = play.game;
+  if (!g) return;
+  if (an.stream) { an.stream.close(); an.stream = null; }
+  an.rules = g.rules;
+  $('an-rules').value = g.rules;
+  an.position = g.start;
+  an.moves = g.moves.map((m) => m.long);
+  an.cursor = an.moves.length;
+  an.graph = [];
+  an.top = null;
+  clearReview();
+  location.hash = '#analyse';
+  await loadPosition();
+  await runReview();
+}
+
 // ---------------------------------------------------------------- Pages
-function showPage() {
+// The first game: the remembered choices (or the default game, the user moving first), started
+// at once so that the page opens on a board with the user to move.
+let starting = null;
+function startFirstGame() {
+  if (!starting) starting = newGame().finally(() => { starting = null; });
+  return starting;
+}
+
+async function showPage() {
   const [page, id] = location.hash.replace('#', '').split('/');
   const analyse = page === 'analyse';
   $('page-play').hidden = analyse;
@@ -408,7 +559,14 @@ function showPage() {
   $('tab-play').classList.toggle('active', !analyse);
   $('tab-analyse').classList.toggle('active', analyse);
   if (analyse && !an.state) { an.rules = $('an-rules').value; loadPosition(); }
-  if (!analyse && id && (!play.game || play.game.id !== id)) resumeGame(id);
+  if (analyse) return;
+  if (id && (!play.game || play.game.id !== id)) {
+    if (!(await resumeGame(id))) startFirstGame();  // a game the server no longer has
+  } else if (!id && play.game) {
+    history.replaceState(null, '', `#play/${play.game.id}`);  // the Play tab: the game shown
+  } else if (!id) {
+    startFirstGame();
+  }
 }
 
 async function main() {
@@ -416,12 +574,11 @@ async function main() {
   $('server-info').textContent = info.version;
   fillRules($('play-rules'));
   fillRules($('an-rules'));
-  $('play-level').replaceChildren(...Array.from({ length: info.levels[1] - info.levels[0] + 1 },
-    (_, i) => new Option(`level ${i + info.levels[0]}`, i + info.levels[0])));
-  $('play-level').value = '1';
-  fillPlayOptions();
-  $('play-rules').addEventListener('change', fillPlayOptions);
+  await restoreSettings();
+  $('play-rules').addEventListener('change', () => { fillPlayOptions(); saveSettings(); });
+  for (const id of ['play-side', 'play-level', 'play-clock']) $(id).addEventListener('change', saveSettings);
   $('play-new').addEventListener('click', newGame);
+  $('play-review').addEventListener('click', reviewPlayed);
   $('play-resign').addEventListener('click', async () => {
     if (!play.game) return;
     const human = play.game.bot.indexOf(false);
@@ -433,18 +590,28 @@ async function main() {
   $('an-rules').addEventListener('change', () => {
     if (an.stream) { an.stream.close(); an.stream = null; }  // its answers are about the old game
     an.rules = $('an-rules').value; an.position = ''; an.moves = []; an.cursor = 0; an.graph = []; an.top = null;
+    clearReview();
     loadPosition();
   });
   $('an-load').addEventListener('click', loadInput);
-  $('an-reset').addEventListener('click', () => { an.position = ''; an.moves = []; an.cursor = 0; an.graph = []; loadPosition(); });
+  $('an-review-button').addEventListener('click', runReview);
+  $('an-reset').addEventListener('click', () => { an.position = ''; an.moves = []; an.cursor = 0; an.graph = []; clearReview(); loadPosition(); });
   $('an-first').addEventListener('click', () => { an.cursor = 0; loadPosition(); });
   $('an-prev').addEventListener('click', () => { an.cursor = Math.max(0, an.cursor - 1); loadPosition(); });
   $('an-next').addEventListener('click', () => { an.cursor = Math.min(an.moves.length, an.cursor + 1); loadPosition(); });
   $('an-last').addEventListener('click', () => { an.cursor = an.moves.length; loadPosition(); });
   window.addEventListener('hashchange', showPage);
   if (!location.hash) {
+    // The last game when it is still going on the server, else a new one (showPage).
     const saved = localStorage.getItem('pincer-game');
-    location.hash = saved ? `#play/${saved}` : '#play';
+    let hash = '#play';
+    if (saved) {
+      try {
+        const g = await api('GET', `/api/game/${saved}`);
+        if (!g.result) hash = `#play/${saved}`;
+      } catch (e) { /* gone: a new game */ }
+    }
+    history.replaceState(null, '', hash);
   }
   showPage();
 }

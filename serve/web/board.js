@@ -153,8 +153,11 @@ export function drawBoard(svg, layout, view, opts = {}) {
   }
 }
 
-// A win-probability graph: values in [0, 1] per turn, `cursor` marks the current turn.
-export function drawGraph(svg, values, cursor) {
+const MARK_COLOURS_BY_KIND = { inaccuracy: '#e6b800', mistake: '#e67e22', blunder: '#c0392b' };
+
+// A win-probability graph: values in [0, 1] per turn, `cursor` marks the current turn, `marks`
+// ([{turn, mark}], a review's) put a dot on the turns after the marked moves.
+export function drawGraph(svg, values, cursor, marks = []) {
   svg.replaceChildren();
   el('line', { x1: 0, y1: 50, x2: 400, y2: 50, stroke: '#bbb', 'stroke-dasharray': '4 3' }, svg);
   const n = values.length;
@@ -166,5 +169,13 @@ export function drawGraph(svg, values, cursor) {
                    class: 'winline' }, svg);
   if (cursor !== undefined) {
     el('line', { x1: x(cursor), y1: 0, x2: x(cursor), y2: 100, stroke: '#1565c0' }, svg);
+  }
+  for (const m of marks) {
+    const v = values[m.turn];
+    if (v === null || v === undefined) continue;
+    // An ellipse that looks round in the stretched graph (viewBox 400x100, preserveAspectRatio none).
+    el('ellipse', { cx: x(m.turn), cy: 100 - v * 100, rx: 4, ry: 6, fill: MARK_COLOURS_BY_KIND[m.mark] || '#555',
+                    stroke: '#fff', 'stroke-width': 1, class: `graph-mark mark-${m.mark}`,
+                    'data-turn': m.turn }, svg);
   }
 }

@@ -31,13 +31,15 @@ try {
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   await page.goto(base + '/', { waitUntil: 'networkidle0' });
-  await page.waitForSelector('#play-rules option');
+  // The page starts a game of its own at once: choose once it has.
+  await page.waitForFunction(() => location.hash.startsWith('#play/'));
+  const firstGame = await page.evaluate(() => location.hash);
   await page.select('#play-rules', 'seize-reference');
   await page.select('#play-side', 'red');
   await page.select('#play-level', '1');
   await page.select('#play-clock', 'game:10');
   await page.click('#play-new');
-  await page.waitForFunction(() => location.hash.startsWith('#play/'));
+  await page.waitForFunction((h) => location.hash.startsWith('#play/') && location.hash !== h, {}, firstGame);
   const id = await page.evaluate(() => location.hash.split('/')[1]);
   log(`game ${id}`);
   await page.waitForSelector('[data-cell="c6"] circle');
@@ -128,7 +130,7 @@ try {
   const layoutOf = (rules) => info.rulesets.find((r) => r.rules === rules).layout;
   async function playByClicks(rules, side, turns, prefer) {
     await page.goto(base + '/#play', { waitUntil: 'networkidle0' });
-    await page.waitForSelector('#play-rules option');
+    await page.waitForFunction(() => location.hash.startsWith('#play/'));  // the page's own game
     await page.select('#play-rules', rules);
     await page.select('#play-side', side);
     await page.select('#play-level', '1');

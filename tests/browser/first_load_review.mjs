@@ -1,0 +1,194 @@
+// Drives `pincer serve` as started with no arguments (every shipped ruleset, its shipped model or
+// alpha-beta) in headless chromium:
+//   - first load: the default game's board at once, the user to move, level 10 with its word;
+//     the choices are remembered in the browser for the next new game;
+//   - a game against the level-1 bot, resigned, then Review: a row per side with an accuracy and
+//     counts, as many marked moves in the list (each with its best move) and dots on the graph
+//     as the counts say;
+//   - a phone (390x844, touch): the board fills the width with the controls below it, a move
+//     played by taps, the review readable.
+// Screenshots go to SCREENSHOT_DIR (first-load-*.png, review-*.png).
+// Usage: node first_load_review.mjs BASE_URL SCREENSHOT_DIR CHROMIUM
+import puppeteer from 'puppeteer-core';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const [base, shots, chromium] = process.argv.slice(2);
+fs.mkdirSync(shots, { recursive: true });
+const fail = (msg) => { console.error(`FAIL: ${msg}`); process.exitCode = 1; throw new Error(msg); };
+const log = (msg) => console.log(`browser: ${msg}`);
+
+async function api(method, p, body) {
+  const res = await fetch(base + p, { method, headers: { 'Content-Type': 'application/json' },
+                                      body: body ? JSON.stringify(body) : undefined });
+  return res.json();
+}
+const info = await api('GET', '/api/info');
+const cellsOf = (rules) => info.rulesets.find((r) => r.rules === rules).layout.cells;
+
+const browser = await puppeteer.launch({
+  executablePath: chromium,
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+});
+const errors = [];
+async function newPage(viewport) {
+  const page = await browser.newPage();
+  await page.setViewport(viewport);
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  return page;
+}
+// Waits until the play page shows a game with the user to move; returns the game.
+async function userToMove(page) {
+  await page.waitForFunction(() => location.hash.startsWith('#play/') &&
+                                   document.querySelector('#play-board [data-cell]') &&
+                                   document.getElementById('play-status').textContent.endsWith('(you)'),
+                             { timeout: 60000 });
+  return api('GET', `/api/game/${await page.evaluate(() => location.hash.split('/')[1])}`);
+}
+
+try {
+  // ------------------------------------------------------------ First load (desktop)
+  const page = await newPage({ width: 1100, height: 800 });
+  await page.goto(base + '/', { waitUntil: 'networkidle0' });
+  const first = await userToMove(page);
+  const human = first.sides[first.bot.indexOf(false)];
+  if (first.rules !== info.rulesets[0].rules) fail(`default game ${first.rules}, not ${info.rulesets[0].rules}`);
+  if (first.moves.length !== 0 || first.toMove !== human) fail(`first game: ${first.moves.length} moves, ${first.toMove} to move, user ${human}`);
+  if (first.level !== 10) fail(`first game at level ${first.level}, not 10 (the API's default)`);
+  const levels = await page.$$eval('#play-level option', (os) => os.map((o) => o.textContent));
+  if (levels.length !== 10 || !levels[0].includes('beginner') || !levels[9].includes('strongest')) {
+    fail(`level labels: ${levels}`);
+  }
+  const bot = await page.$eval('#play-bot', (e) => e.textContent);
+  log(`first load: ${first.rules}, ${human} to move, ${bot}; levels ${levels[0]} .. ${levels[9]}`);
+  await page.screenshot({ path: path.join(shots, 'first-load-desktop.png') });
+
+  // Choices remembered: a new game at level 1 with the other side, then a new visit starts the
+  // next game with them.
+  const other = first.sides.find((s) => s !== human);
+  await page.select('#play-level', '1');
+  await page.select('#play-side', other);
+  const before = await page.evaluate(() => location.hash);
+  await page.click('#play-new');
+  await page.waitForFunction((h) => location.hash !== h, {}, before);
+  const second = await userToMove(page);  // the bot moved first
+  if (second.level !== 1 || second.moves.length < 1 || second.toMove !== other) {
+    fail(`second game: level ${second.level}, ${second.moves.length} moves, ${second.toMove} to move`);
+  }
+  await page.click('#play-resign');
+  await page.waitForFunction(() => document.getElementById('play-status').dataset.over === '1');
+  await page.goto(base + '/', { waitUntil: 'networkidle0' });  // no hash: a new visit
+  const third = await userToMove(page);
+  if (third.id === second.id || third.level !== 1 || third.sides[third.bot.indexOf(false)] !== other) {
+    fail(`remembered choices: game ${third.id} level ${third.level} bot ${third.bot}`);
+  }
+  log(`remembered: level ${third.level}, user ${other}`);
+
+  // ------------------------------------------------------------ A game, resigned, reviewed
+  const seizeFirst = (await api('POST', '/api/position', { rules: 'seize-reference' })).toMove;
+  await page.select('#play-rules', 'seize-reference');
+  await page.select('#play-side', seizeFirst);
+  await page.select('#play-level', '1');
+  await page.select('#play-clock', 'none');
+  const beforeGame = await page.evaluate(() => location.hash);
+  await page.click('#play-new');
+  await page.waitForFunction((h) => location.hash !== h, {}, beforeGame);
+  for (let turn = 0; turn < 8; ++turn) {
+    const g = await userToMove(page);
+    if (g.result) break;
+    // A capture when there is one, else a move from the list.
+    let move = g.legal[(turn * 7) % g.legal.length];
+    for (const m of g.legal.slice(0, 60)) {
+      const after = await api('POST', '/api/position', { rules: g.rules, position: g.start,
+        moves: g.moves.map((x) => x.long).concat([m.move]) });
+      if (after.moves[after.moves.length - 1].captured.length) { move = m; break; }
+    }
+    const cells = cellsOf(g.rules);
+    await page.click(`#play-board [data-cell="${cells[move.from].name}"]`);
+    await page.waitForSelector(`#play-board [data-cell="${cells[move.to].name}"] .target`);
+    await page.click(`#play-board [data-cell="${cells[move.to].name}"]`);
+    await page.waitForFunction((n) => document.querySelectorAll('#play-moves li').length >= n ||
+                                      document.getElementById('play-status').dataset.over === '1',
+                               { timeout: 30000 }, g.moves.length + 2);
+    if ((await page.$eval('#play-status', (e) => e.dataset.over)) === '1') break;
+  }
+  if ((await page.$eval('#play-status', (e) => e.dataset.over)) !== '1') {
+    if (await page.$eval('#play-review', (e) => !e.hidden)) fail('Review offered before the game is over');
+    await page.click('#play-resign');
+    await page.waitForFunction(() => document.getElementById('play-status').dataset.over === '1');
+  }
+  const played = await api('GET', `/api/game/${await page.evaluate(() => location.hash.split('/')[1])}`);
+  await page.waitForSelector('#play-review:not([hidden])');
+  await page.click('#play-review');
+  await page.waitForFunction(() => location.hash === '#analyse' &&
+                                   document.getElementById('an-review-status').dataset.done === '1',
+                             { timeout: 120000 });
+  const sides = await page.$$eval('#an-review-sides tbody tr', (trs) => trs.map((tr) =>
+    [...tr.cells].map((c) => c.textContent)));
+  if (sides.length !== 2) fail(`review rows: ${JSON.stringify(sides)}`);
+  let counted = 0;
+  for (const [side, accuracy, ...counts] of sides) {
+    if (!(Number(accuracy) >= 0 && Number(accuracy) <= 100)) fail(`${side}: accuracy ${accuracy}`);
+    counted += counts.reduce((a, c) => a + Number(c), 0);
+  }
+  const marked = await page.$$eval('#an-moves li', (lis) => lis.map((li) => ({
+    mark: li.dataset.mark, text: li.textContent, best: li.querySelector('.best')?.textContent })));
+  if (marked.length !== played.moves.length) fail(`${marked.length} moves listed, ${played.moves.length} played`);
+  const marks = marked.filter((m) => m.mark);
+  if (marks.length !== counted) fail(`${marks.length} marked moves listed, the table counts ${counted}`);
+  if (marks.length === 0) fail('a game against the random bot reviewed without a single mark');
+  for (const m of marks) {
+    if (!m.best || !/ best \S+/.test(m.best)) fail(`marked move without its best move: ${m.text}`);
+    if (!m.text.includes({ inaccuracy: '?!', mistake: '?', blunder: '??' }[m.mark])) fail(`mark symbol: ${m.text}`);
+  }
+  const dots = await page.$$eval('#an-graph .graph-mark', (d) => d.length);
+  if (dots !== marks.length) fail(`${dots} dots on the graph for ${marks.length} marked moves`);
+  log(`review of ${played.moves.length} moves: ${JSON.stringify(sides)}; marked ${marks.map((m) => m.text).join(', ')}`);
+  await page.screenshot({ path: path.join(shots, 'review-desktop.png'), fullPage: true });
+  const record = await (await fetch(`${base}/api/game/${played.id}/record`)).text();
+
+  // ------------------------------------------------------------ Phone
+  const phone = await newPage({ width: 390, height: 844, isMobile: true, hasTouch: true, deviceScaleFactor: 1 });
+  await phone.goto(base + '/', { waitUntil: 'networkidle0' });
+  const pg = await userToMove(phone);
+  const box = async (sel) => phone.$eval(sel, (e) => { const r = e.getBoundingClientRect(); return { x: r.x, y: r.y, w: r.width, h: r.height }; });
+  const board = await box('#play-board');
+  const controls = await box('#page-play .controls');
+  const width = await phone.evaluate(() => document.documentElement.scrollWidth);
+  if (board.w < 360) fail(`phone: the board is ${board.w} px wide of 390`);
+  if (controls.y < board.y + board.h) fail(`phone: the controls (y ${controls.y}) are not below the board (ends ${board.y + board.h})`);
+  if (width > 390) fail(`phone: the page is ${width} px wide, it scrolls sideways`);
+  await phone.screenshot({ path: path.join(shots, 'first-load-phone.png') });
+  // A move by taps.
+  const cells = cellsOf(pg.rules);
+  const move = pg.legal[0];
+  await phone.tap(`#play-board [data-cell="${cells[move.from].name}"]`);
+  await phone.waitForSelector(`#play-board [data-cell="${cells[move.to].name}"] .target`);
+  await phone.tap(`#play-board [data-cell="${cells[move.to].name}"]`);
+  await phone.waitForFunction((n) => document.querySelectorAll('#play-moves li').length >= n, { timeout: 30000 },
+                              pg.moves.length + 1);
+  const after = await api('GET', `/api/game/${pg.id}`);
+  if (after.moves[pg.moves.length]?.long !== move.move) fail(`phone: tapped ${move.move}, played ${after.moves[pg.moves.length]?.long}`);
+  log(`phone: board ${board.w}x${board.h}, controls at ${controls.y}, tapped ${move.move}`);
+  // The review on the phone: the record loaded in the analysis page.
+  await phone.goto(base + '/#analyse', { waitUntil: 'networkidle0' });
+  await phone.$eval('#an-input', (e, t) => { e.value = t; }, record);
+  await phone.tap('#an-load');
+  await phone.waitForFunction((n) => document.querySelectorAll('#an-moves li').length === n, { timeout: 30000 },
+                              played.moves.length);
+  await phone.tap('#an-review-button');
+  await phone.waitForFunction(() => document.getElementById('an-review-status').dataset.done === '1', { timeout: 120000 });
+  const phoneMarks = await phone.$$eval('#an-moves li[data-mark]', (l) => l.length);
+  if (phoneMarks === 0) fail('phone: no marked moves after the review');
+  const anBoard = await box('#an-board');
+  if ((await box('#page-play')).h !== 0) fail('phone: the play page shows under the analysis page');
+  if (anBoard.w < 360) fail(`phone: the analysis board is ${anBoard.w} px wide`);
+  await phone.screenshot({ path: path.join(shots, 'review-phone.png'), fullPage: true });
+
+  if (errors.length) fail(`page errors: ${errors.join('; ')}`);
+  log('ok');
+} finally {
+  await browser.close();
+}
