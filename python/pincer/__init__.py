@@ -1,0 +1,64 @@
+"""pincer from Python: the rules, the records and the players of pincer (docs/python.md).
+
+    import pincer
+    g = pincer.Game("seize-reference")
+    g.play(g.legal_moves()[0])
+    planes = g.planes()            # numpy float32 (channels, height, width)
+    data = pincer.read_run("runs/seize")   # numpy arrays of every self-play position
+"""
+import os as _os
+import sys as _sys
+
+
+def _torch_library():
+    """Where pincer-torch.so (the network half of pincer) is: beside this package once installed
+    (python/install.py copies it), else where the build that made this package put it."""
+    here = _os.path.join(_os.path.dirname(__file__), "pincer-torch.so")
+    if _os.path.exists(here):
+        return here
+    try:
+        from ._build_paths import torch_library
+    except ImportError:
+        return ""
+    return torch_library
+
+
+# pincer-torch.so takes the engine, search and players from the module that loads it, as it takes
+# them from the `pincer` executable: _core's symbols must be global for it to find them.
+_flags = _sys.getdlopenflags()
+_sys.setdlopenflags(_flags | _os.RTLD_GLOBAL)
+try:
+    from . import _core
+finally:
+    _sys.setdlopenflags(_flags)
+
+if not _os.environ.get("PINCER_TORCH_LIBRARY") and _torch_library():
+    _os.environ["PINCER_TORCH_LIBRARY"] = _torch_library()
+
+from ._core import (  # noqa: E402
+    Analyzer,
+    Game,
+    GameError,
+    Player,
+    RecordError,
+    load_sgn,
+    read_chunk,
+    read_chunk_games,
+    read_run,
+    read_sgn,
+    rulesets,
+)
+
+__all__ = [
+    "Analyzer",
+    "Game",
+    "GameError",
+    "Player",
+    "RecordError",
+    "load_sgn",
+    "read_chunk",
+    "read_chunk_games",
+    "read_run",
+    "read_sgn",
+    "rulesets",
+]
