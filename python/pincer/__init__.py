@@ -32,8 +32,8 @@ try:
 finally:
     _sys.setdlopenflags(_flags)
 
-if not _os.environ.get("PINCER_TORCH_LIBRARY") and _torch_library():
-    _os.environ["PINCER_TORCH_LIBRARY"] = _torch_library()
+# $PINCER_TORCH_LIBRARY, when set, overrides this.
+_core._set_torch_library(_torch_library())
 
 from ._core import (  # noqa: E402
     Analyzer,

@@ -2,13 +2,15 @@
 // network's `net:` included) and pincer.Analyzer (the analysis of `pincer analyze`, over a model
 // or a classical player). A model needs the torch half of pincer, pincer-torch.so, loaded the way
 // the executable loads it (cli/support/torch_plugin.h); the package's __init__ says where it is.
+#include <dlfcn.h>
 #include <google/protobuf/text_format.h>
 #include <pybind11/stl.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <mutex>
 #include <optional>
 
-#include "cli/support/torch_plugin.h"
 #include "engine/atomic_file.h"
 #include "engine/ruleset.h"
 #include "play/player.h"
@@ -22,12 +24,32 @@ namespace fs = std::filesystem;
 namespace pincer::python {
 namespace {
 
+// Where pincer-torch.so is: $PINCER_TORCH_LIBRARY, else where the package says
+// (pincer/__init__.py: beside it once installed, else in the build that made it).
+std::mutex torch_mutex;
+std::string torch_library;
+bool torch_loaded = false;
+
+// Opens the network half of pincer once; as it loads it registers the `net` player kind and the
+// model analyser. Its undefined symbols (engine, search, players) resolve to this module's, which
+// the package imports with RTLD_GLOBAL.
 void load_torch_for(const std::string& why) {
-  try {
-    cli::load_torch_library(why);
-  } catch (const std::runtime_error& e) {
-    throw py::value_error(e.what());
+  std::lock_guard<std::mutex> lock(torch_mutex);
+  if (torch_loaded) return;
+  const char* env = std::getenv("PINCER_TORCH_LIBRARY");
+  const std::string path = env && *env ? env : torch_library;
+  if (path.empty() || !fs::exists(path)) {
+    throw py::value_error(
+        why + " needs the network half of pincer, pincer-torch.so, which " +
+        (path.empty() ? std::string("this build lacks") : "is missing at " + path) +
+        " (build pincer with LibTorch: -DPINCER_WITH_TORCH=ON)");
   }
+  if (!::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL)) {
+    const char* err = ::dlerror();
+    throw py::value_error(why + " needs the network half of pincer, " + path +
+                          ", which does not load: " + (err ? err : "unknown error"));
+  }
+  torch_loaded = true;
 }
 
 // The ruleset of a model file, from the metadata written beside it (X.meta.textproto for X.pt);
@@ -139,6 +161,13 @@ class PyAnalyzer {
 }  // namespace
 
 void bind_play(py::module_& m) {
+  m.def(
+      "_set_torch_library",
+      [](const std::string& path) {
+        std::lock_guard<std::mutex> lock(torch_mutex);
+        torch_library = path;
+      },
+      "Where pincer-torch.so is (pincer/__init__.py says; $PINCER_TORCH_LIBRARY overrides)");
   py::class_<PyPlayer>(m, "Player", R"(A player of docs/players.md that chooses moves.
 
 Player(spec, rules="seize-reference", seed=1): spec like "alphabeta:depth=4",

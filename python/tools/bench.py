@@ -3,7 +3,7 @@
 legal_moves()+play() (move texts) and legal_actions()+play() (action ids), in moves per second,
 and reading record chunks into numpy.
 
-    PYTHONPATH=build/python python3 python/bench.py [--rules seize-reference] [--seconds 5]
+    PYTHONPATH=build/python python3 python/tools/bench.py [--rules seize-reference] [--seconds 5]
         [--chunk PATH ...]
 """
 import argparse
