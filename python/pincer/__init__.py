@@ -49,6 +49,23 @@ from ._core import (  # noqa: E402
     rulesets,
 )
 
+
+
+def policy_batch(data, rows):
+    """Dense policy targets, float32 (len(rows), num_actions), for the positions `rows` of
+    records read with policy="sparse" (read_run, read_chunk, read_sgn)."""
+    import numpy as np
+
+    rows = np.asarray(rows, dtype=np.int64)
+    start = data["policy_start"][rows]
+    counts = data["policy_start"][rows + 1] - start
+    out = np.zeros((len(rows), data["num_actions"]), dtype=np.float32)
+    row_of = np.repeat(np.arange(len(rows)), counts)
+    entry = np.arange(counts.sum()) + np.repeat(start - (np.cumsum(counts) - counts), counts)
+    out[row_of, data["policy_index"][entry]] = data["policy_share"][entry]
+    return out
+
+
 __all__ = [
     "Analyzer",
     "Game",
@@ -56,6 +73,7 @@ __all__ = [
     "Player",
     "RecordError",
     "load_sgn",
+    "policy_batch",
     "read_chunk",
     "read_chunk_games",
     "read_run",

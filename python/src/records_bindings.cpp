@@ -83,13 +83,48 @@ py::array_t<T> array(std::vector<py::ssize_t> shape) {
   return py::array_t<T>(shape);
 }
 
+// How the policy targets come: one dense row of num_actions per position, or sparse (the
+// nonzero entries of every position in a row, position i's from policy_start[i] on).
+bool dense_policy(const std::string& policy) {
+  if (policy != "dense" && policy != "sparse") {
+    throw py::value_error("policy: \"dense\" or \"sparse\" (got \"" + policy + "\")");
+  }
+  return policy == "dense";
+}
+
+void add_sparse_policy(const Positions& p, py::dict& out) {
+  size_t entries = 0;
+  for (const Sample& s : p.samples) entries += s.policy_index.size();
+  auto start = array<int64_t>({static_cast<py::ssize_t>(p.samples.size() + 1)});
+  auto index = array<int32_t>({static_cast<py::ssize_t>(entries)});
+  auto share = array<float>({static_cast<py::ssize_t>(entries)});
+  int64_t* start_p = start.mutable_data();
+  int32_t* index_p = index.mutable_data();
+  float* share_p = share.mutable_data();
+  {
+    py::gil_scoped_release release;
+    int64_t at = 0;
+    for (size_t i = 0; i < p.samples.size(); ++i) {
+      start_p[i] = at;
+      const Sample& s = p.samples[i];
+      std::copy(s.policy_index.begin(), s.policy_index.end(), index_p + at);
+      std::copy(s.policy.begin(), s.policy.end(), share_p + at);
+      at += static_cast<int64_t>(s.policy_index.size());
+    }
+    start_p[p.samples.size()] = at;
+  }
+  out["policy_start"] = start;
+  out["policy_index"] = index;
+  out["policy_share"] = share;
+}
+
 // The arrays of docs/python.md ("Records"). Allocated with the GIL held, filled without it.
-py::dict to_arrays(const Game& game, const Positions& p) {
+py::dict to_arrays(const Game& game, const Positions& p, bool dense) {
   const InputShape in = game.input_shape();
   const auto n = static_cast<py::ssize_t>(p.samples.size());
   const int actions = game.num_actions();
   auto planes = array<float>({n, in.channels, in.height, in.width});
-  auto policy = array<float>({n, actions});
+  auto policy = array<float>({dense ? n : 0, actions});
   auto has_policy = array<bool>({n});
   auto value = array<float>({n, 3});
   auto points = array<float>({n});
@@ -104,12 +139,14 @@ py::dict to_arrays(const Game& game, const Positions& p) {
   int8_t* to_move_p = to_move.mutable_data();
   {
     py::gil_scoped_release release;
-    std::fill(policy_p, policy_p + n * actions, 0.0f);
+    if (dense) std::fill(policy_p, policy_p + n * actions, 0.0f);
     for (py::ssize_t i = 0; i < n; ++i) {
       const Sample& s = p.samples[i];
       s.state->encode(planes_p + i * in.size());
-      float* row = policy_p + i * actions;
-      for (size_t k = 0; k < s.policy_index.size(); ++k) row[s.policy_index[k]] += s.policy[k];
+      if (dense) {
+        float* row = policy_p + i * actions;
+        for (size_t k = 0; k < s.policy_index.size(); ++k) row[s.policy_index[k]] += s.policy[k];
+      }
       has_policy_p[i] = !s.policy_index.empty();
       std::copy(s.wdl.begin(), s.wdl.end(), value_p + 3 * i);
       points_p[i] = s.points;
@@ -120,7 +157,11 @@ py::dict to_arrays(const Game& game, const Positions& p) {
   std::copy(p.ply.begin(), p.ply.end(), ply.mutable_data());
   py::dict out;
   out["planes"] = planes;
-  out["policy"] = policy;
+  if (dense) {
+    out["policy"] = policy;
+  } else {
+    add_sparse_policy(p, out);
+  }
   out["has_policy"] = has_policy;
   out["value"] = value;
   out["points"] = points;
@@ -128,6 +169,7 @@ py::dict to_arrays(const Game& game, const Positions& p) {
   out["game"] = game_index;
   out["ply"] = ply;
   out["games"] = p.games;
+  out["num_actions"] = actions;
   return out;
 }
 
@@ -159,7 +201,8 @@ RunConfig read_run_config(const std::string& dir) {
 }
 
 py::dict read_run(const std::string& dir, std::optional<double> root_value_weight,
-                  std::optional<int> newest) {
+                  std::optional<int> newest, const std::string& policy) {
+  const bool dense = dense_policy(policy);
   const RunConfig config = read_run_config(dir);
   const GamePtr game = load_game(config.rules());
   const double weight = root_value_weight.value_or(config.trainer().root_value_weight());
@@ -178,7 +221,7 @@ py::dict read_run(const std::string& dir, std::optional<double> root_value_weigh
       add_window(*game, read_record_chunk(dir + "/records/" + name, *game), weight, p);
     }
   }
-  py::dict out = to_arrays(*game, p);
+  py::dict out = to_arrays(*game, p, dense);
   out["chunks"] = chunks;
   out["rules"] = config.rules();
   out["fingerprint"] = game->fingerprint();
@@ -215,7 +258,9 @@ py::list chunk_games(const std::string& path, const py::object& rules) {
 void bind_records(py::module_& m) {
   m.def(
       "read_chunk",
-      [](const std::string& path, const py::object& rules, double root_value_weight) {
+      [](const std::string& path, const py::object& rules, double root_value_weight,
+         const std::string& policy) {
+        const bool dense = dense_policy(policy);
         if (root_value_weight < 0 || root_value_weight > 1) {
           throw py::value_error("root_value_weight: in [0, 1]");
         }
@@ -226,9 +271,10 @@ void bind_records(py::module_& m) {
           py::gil_scoped_release release;
           add_window(*game, chunk, root_value_weight, p);
         }
-        return to_arrays(*game, p);
+        return to_arrays(*game, p, dense);
       },
       py::arg("path"), py::arg("rules") = py::none(), py::arg("root_value_weight") = 0.0,
+      py::arg("policy") = "dense",
       R"(Every position of a record chunk with the trainer's targets, as numpy arrays.
 
 rules: a ruleset name or file or a pincer.Game (default: the ruleset the chunk names). Returns a
@@ -236,20 +282,25 @@ dict: planes float32 (N, C, H, W), policy float32 (N, num_actions) by policy ind
 bool (N) (False where the move had no full search: not a policy target), value float32 (N, 3)
 win/draw/loss for the player to move, points float32 (N) final points difference for the player
 to move, to_move int8 (N), game int32 (N) and ply int32 (N) (where each position comes from), and
-games (the number of games).)");
+games (the number of games). policy="sparse": instead of policy, policy_index int32 and
+policy_share float32 (the nonzero entries of every position in a row) and policy_start int64
+(N + 1): position i's entries are [policy_start[i], policy_start[i + 1]); pincer.policy_batch
+makes dense rows of them.)");
   m.def("read_run", &read_run, py::arg("dir"), py::arg("root_value_weight") = py::none(),
-        py::arg("newest") = py::none(),
+        py::arg("newest") = py::none(), py::arg("policy") = "dense",
         R"(The positions of a run directory's record chunks (records/*.chunk), like read_chunk.
 
 root_value_weight: the value target's share of the search's root value (default: the run
-config's trainer.root_value_weight); newest: read only the newest this many chunks. The dict
+config's trainer.root_value_weight); newest: read only the newest this many chunks; policy:
+"dense" or "sparse" as in read_chunk. The dict
 also holds chunks (the names read, oldest first), rules and fingerprint.)");
   m.def("read_chunk_games", &chunk_games, py::arg("path"), py::arg("rules") = py::none(),
         "The games of a record chunk: model_id, start, actions, winner, reason, final_points, "
         "seed, finished_unix_ms, expert_player");
   m.def(
       "read_sgn",
-      [](const std::string& path) {
+      [](const std::string& path, const std::string& policy) {
+        const bool dense = dense_policy(policy);
         const std::string text = read_whole_file(path);
         const std::vector<SgnRecord> records = parse_sgn(text);
         if (records.empty()) throw GameError(path + ": no game record");
@@ -264,12 +315,12 @@ also holds chunks (the names read, oldest first), rules and fingerprint.)");
           game = g.game;
           add_sgn_game(g, p);
         }
-        py::dict out = to_arrays(*game, p);
+        py::dict out = to_arrays(*game, p, dense);
         out["rules"] = game->ruleset_name();
         out["fingerprint"] = game->fingerprint();
         return out;
       },
-      py::arg("path"),
+      py::arg("path"), py::arg("policy") = "dense",
       R"(The positions of an SGN file's games as read_chunk's arrays: the policy target is the
 move played (one-hot), the value the game's result for the player to move (a draw for a game
 not finished), points the final points difference for the player to move.)");

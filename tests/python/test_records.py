@@ -145,3 +145,15 @@ def test_sgn_positions(tmp_path):
     bad.write_text(g.sgn().replace("Fingerprint \"", "Fingerprint \"0"))
     with pytest.raises(pincer.GameError):
         pincer.read_sgn(str(bad))
+
+
+def test_sparse_policy_is_the_dense_one(tiny_run):
+    dense = pincer.read_run(str(tiny_run))
+    sparse = pincer.read_run(str(tiny_run), policy="sparse")
+    assert "policy" not in sparse and len(sparse["policy_start"]) == len(dense["planes"]) + 1
+    assert np.array_equal(sparse["planes"], dense["planes"])
+    rows = np.arange(len(dense["planes"]))[::-1]  # any order
+    assert np.array_equal(pincer.policy_batch(sparse, rows), dense["policy"][rows])
+    assert np.array_equal(pincer.policy_batch(sparse, []), dense["policy"][:0])
+    with pytest.raises(ValueError, match="sparse"):
+        pincer.read_run(str(tiny_run), policy="csr")
