@@ -233,6 +233,7 @@ random-start game draws its start from seed.)")
           "The game as an SGN record (pincer's game record format)")
       .def("copy", [](const PyGame& g) { return PyGame(g); })
       .def("__copy__", [](const PyGame& g) { return PyGame(g); })
+      .def("__deepcopy__", [](const PyGame& g, const py::dict&) { return PyGame(g); })
       .def("__str__", [](const PyGame& g) { return g.state->to_diagram(); })
       .def("__repr__", [](const PyGame& g) {
         return "pincer.Game(\"" + g.game->ruleset_name() + "\", position=\"" + g.state->to_text() +

@@ -1,5 +1,6 @@
 """The Python rules agree with the C++ ones: random games of every shipped ruleset compared move by
 move with `pincer moves`, and perft counts walked in Python against `pincer perft`."""
+import copy
 import json
 import random
 
@@ -103,6 +104,9 @@ def test_position_text_round_trips_and_fingerprint():
     assert again.position() == g.position() and again.legal_moves() == g.legal_moves()
     assert len(g.fingerprint) == 16 and g.fingerprint != pincer.Game("seize-v0").fingerprint
     assert g.actions().tolist() == [g.actions()[0]]
+    twin = copy.deepcopy(g)
+    twin.play(twin.legal_moves()[0])
+    assert len(twin.actions()) == 2 and len(g.actions()) == 1  # copies go on independently
 
 
 def test_bad_input_raises_game_error():
