@@ -14,7 +14,10 @@ packages=(build-essential cmake ninja-build ccache pkg-config clang libclang-rt-
   libzip-dev
   # OpenBLAS (OpenMP build): LibTorch's CPU matrix products go through the system BLAS, and
   # Debian's default is the slow reference one (docs/training.md, "Network speed").
-  libopenblas0-openmp)
+  libopenblas0-openmp
+  # The Python module (python/, docs/python.md) and its tests (tests/python/): pybind11, Python's
+  # headers, numpy and pytest for Debian's python3.
+  pybind11-dev python3-dev python3-numpy python3-pytest)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
