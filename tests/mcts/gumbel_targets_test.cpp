@@ -41,8 +41,12 @@ std::vector<float> skewed(size_t n) {
 
 SearchConfig gumbel_config(bool raw) {
   SearchConfig config;
-  config.simulations = 24;
+  // A shallow search without the solver's and tactics' exact values: no game ends in the tree, so
+  // every completed Q is the network's draw.
+  config.simulations = 8;
   config.gumbel_actions = 4;
+  config.solver = false;
+  config.tactics = 0;
   // A policy temperature shapes every node's priors (flatter), as capture or heuristic priors
   // would: the search sees shaped priors, the raw target must not.
   config.policy_temperature = 3.0f;

@@ -147,7 +147,9 @@ TEST(Review, OnAnEngineARandomMoverBlundersMoreThanTheSearch) {
   EXPECT_LT(gold["blunders"].get<int>(), red["blunders"].get<int>() + red["mistakes"].get<int>());
   EXPECT_GT(gold["accuracy"].get<double>(), red["accuracy"].get<double>());
   for (const serve::Json& m : r["moves"]) {
-    if (m.contains("mark")) EXPECT_TRUE(m.contains("best")) << m.dump();
+    if (m.contains("mark")) {
+      EXPECT_TRUE(m.contains("best")) << m.dump();
+    }
   }
   EXPECT_EQ(r["analyzer"], "alphabeta:depth=2");
   // Alpha-beta's expected final points, per turn.
