@@ -1,11 +1,11 @@
-#include "train/store.h"
+#include "store/store.h"
 
 #include <algorithm>
 #include <chrono>
 #include <set>
 
-#include "train/store_dir.h"
-#include "train/store_redis.h"
+#include "store/store_dir.h"
+#include "store/store_redis.h"
 
 namespace pincer {
 

@@ -1,4 +1,4 @@
-// dir://PATH: the store as a run directory (train/run_dir.h), in today's layout: records/*.chunk,
+// dir://PATH: the store as a run directory (store/run_dir.h), in today's layout: records/*.chunk,
 // models/model-NNNNNN.pt (+ .meta.textproto), models/best.pt, trainer.ckpt, gating.textproto,
 // metrics.csv, config.textproto; plus cursors/CONSUMER and workers/NAME for the store's
 // consumer cursors and heartbeats. Every write is atomic (engine/atomic_file.h). Chunks and
@@ -6,8 +6,8 @@
 // the run-level files (config, checkpoint, gates, metrics) belong to the one run of the folder.
 #pragma once
 
-#include "train/run_dir.h"
-#include "train/store.h"
+#include "store/run_dir.h"
+#include "store/store.h"
 
 namespace pincer {
 

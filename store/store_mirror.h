@@ -1,5 +1,5 @@
 // A process's local working copy of a run kept in a remote store (redis://): self-play, the
-// trainer and the gatekeeper keep working on a run directory (train/run_dir.h) as they do with
+// trainer and the gatekeeper keep working on a run directory (store/run_dir.h) as they do with
 // dir://, and the mirror moves what they exchange between that folder and the store:
 //
 //   self-play worker   push_chunks (and remove them locally), pull_best, heartbeat
@@ -9,7 +9,7 @@
 //                      promote)
 //
 // Everything written locally is written atomically, and everything written to the store is
-// atomic there (train/store_redis.h), so a process killed at any moment leaves both whole.
+// atomic there (store/store_redis.h), so a process killed at any moment leaves both whole.
 // Torch-free: models travel as files.
 #pragma once
 
@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "train/run_dir.h"
-#include "train/store.h"
+#include "store/run_dir.h"
+#include "store/store.h"
 
 namespace pincer {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "train/store.h"
+#include "store/store.h"
 
 struct redisContext;
 

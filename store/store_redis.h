@@ -20,8 +20,8 @@
 // Multi-key changes run as Lua scripts (atomic on the server, safe to retry).
 #pragma once
 
-#include "train/redis_client.h"
-#include "train/store.h"
+#include "store/redis_client.h"
+#include "store/store.h"
 
 namespace pincer {
 

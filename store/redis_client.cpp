@@ -1,4 +1,4 @@
-#include "train/redis_client.h"
+#include "store/redis_client.h"
 
 #include <hiredis/hiredis.h>
 #include <spdlog/spdlog.h>

@@ -1,10 +1,10 @@
 // The store: what the parts of a training run exchange (self-play workers, trainer, gatekeeper),
 // behind one interface with two implementations:
 //
-//   dir://PATH                  the run directory (train/run_dir.h), layout unchanged; a bare
+//   dir://PATH                  the run directory (store/run_dir.h), layout unchanged; a bare
 //                               path means the same. Every part on one machine (or a shared
 //                               file system).
-//   redis://HOST:PORT/RUN       a Redis 7 server (train/store_redis.h); keys prefixed with
+//   redis://HOST:PORT/RUN       a Redis 7 server (store/store_redis.h); keys prefixed with
 //                               pincer:RUN: so several runs share one server. Options after '?':
 //                               retry=SECONDS (how long an operation retries an unreachable
 //                               server before it fails; default 600), timeout=SECONDS (connect
@@ -45,7 +45,7 @@ class FingerprintError : public StoreError {
 };
 
 struct ChunkEntry {
-  std::string name;    // <unix ms>-<writer>-<seq>.chunk (train/records.h)
+  std::string name;    // <unix ms>-<writer>-<seq>.chunk (store/records.h)
   std::string cursor;  // pass to list_chunks to get the chunks after this one
 };
 
@@ -89,7 +89,7 @@ class Store {
   virtual std::optional<ConfigItem> read_config() = 0;
   virtual void write_config(const std::string& text) = 0;
 
-  // Record chunks (zstd-compressed proto RecordChunk, train/records.h). Appending a name that is
+  // Record chunks (zstd-compressed proto RecordChunk, store/records.h). Appending a name that is
   // already there does nothing (a retried append is not a duplicate).
   virtual void append_chunk(const std::string& name, const std::string& bytes) = 0;
   // Chunks appended after `cursor` ("" for all), oldest first, at most `max`. The dir store may
@@ -122,7 +122,7 @@ class Store {
   virtual void append_gate_result(const GateResult& result) = 0;
   virtual GateLog read_gate_log() = 0;
 
-  // Metrics events: rows of metrics.csv (columns: kMetricsColumns in train/run_dir.h).
+  // Metrics events: rows of metrics.csv (columns: kMetricsColumns in store/run_dir.h).
   virtual void append_event(const std::string& row) = 0;
   virtual std::vector<std::string> read_events() = 0;
 

@@ -1,5 +1,6 @@
-// The run directory's files that need no torch (gate log, metrics, temporaries): shared by the
-// torch-free store library (train/store_dir.h) and the rest of train/.
+// The run directory's paths and files (gate log, metrics, temporaries), torch-free.
+#include "store/run_dir.h"
+
 #include <fcntl.h>
 #include <google/protobuf/text_format.h>
 #include <sys/stat.h>
@@ -7,17 +8,23 @@
 
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
 
 #include "engine/atomic_file.h"
-#include "train/gate_log.h"
-#include "train/run_dir.h"
+#include "store/gate_log.h"
 
 namespace fs = std::filesystem;
 
 namespace pincer {
+
+std::string RunDir::model(int64_t step) const {
+  char name[64];
+  std::snprintf(name, sizeof name, "models/model-%06lld.pt", static_cast<long long>(step));
+  return path(name);
+}
 
 const char* const kMetricsColumns =
     "unix_ms,event,step,games,positions,policy_loss,value_loss,lr,samples_per_s,"

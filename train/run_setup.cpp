@@ -1,8 +1,7 @@
-#include "train/run_dir.h"
+#include "train/run_setup.h"
 
 #include <spdlog/spdlog.h>
 
-#include <cstdio>
 #include <filesystem>
 
 #include "engine/atomic_file.h"
@@ -14,12 +13,6 @@
 namespace fs = std::filesystem;
 
 namespace pincer {
-
-std::string RunDir::model(int64_t step) const {
-  char name[64];
-  std::snprintf(name, sizeof name, "models/model-%06lld.pt", static_cast<long long>(step));
-  return path(name);
-}
 
 GamePtr prepare_run_dir(const RunDir& dir, const RunConfig& config, const std::atomic<bool>* stop) {
   GamePtr game = load_game(config.rules());

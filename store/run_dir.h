@@ -1,21 +1,19 @@
 // The run directory: one training run's files, shared by `pincer train`, `selfplay`, `trainer`
-// and `gate`.
+// and `gate`. Its paths and the files every part reads and writes; making a new run's first model
+// and checking a config against the run are train/run_setup.h's.
 //
 //   config.textproto     the run config (written at the start of each `pincer train`)
 //   models/best.pt       the current best model (+ best.meta.textproto); self-play plays it
 //   models/model-NNNNNN.pt  every model the trainer wrote (NNNNNN = training step)
-//   records/*.chunk      self-play games (train/records.h)
+//   records/*.chunk      self-play games (store/records.h)
 //   trainer.ckpt         the trainer's weights, optimiser and window state
 //   gating.textproto     every gate's result (proto GateLog)
 //   metrics.csv          one row per event (train, gate, selfplay)
 //   report.html          the report with plots
 #pragma once
 
-#include <atomic>
 #include <string>
 
-#include "engine/game.h"
-#include "proto/run_config.pb.h"
 #include "proto/train_state.pb.h"
 
 namespace pincer {
@@ -34,18 +32,6 @@ struct RunDir {
   std::string metrics() const { return path("metrics.csv"); }
   std::string report() const { return path("report.html"); }
 };
-
-// Creates the folders and, for a new run, the initial network (models/model-000000.pt, also
-// models/best.pt). Checks that an existing best model fits the game. Returns the run's game.
-// With a warm start (train/warm_start.h) the initial network is trained first; setting `stop`
-// abandons that (std::runtime_error, nothing written).
-GamePtr prepare_run_dir(const RunDir& dir, const RunConfig& config,
-                        const std::atomic<bool>* stop = nullptr);
-// The config for commands that run on an existing run dir: `config_path` when given, else the
-// run dir's config.textproto. Throws ConfigError when neither exists.
-RunConfig run_dir_config(const RunDir& dir, const std::string& config_path);
-// Writes config.textproto for the run (atomically).
-void save_run_config(const RunDir& dir, const RunConfig& config);
 
 // Removes the temporary files of atomic writes whose process is gone (a killed run leaves them);
 // returns how many.

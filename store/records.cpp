@@ -1,4 +1,4 @@
-#include "train/records.h"
+#include "store/records.h"
 
 #include <zstd.h>
 

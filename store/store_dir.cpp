@@ -1,4 +1,4 @@
-#include "train/store_dir.h"
+#include "store/store_dir.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -14,7 +14,7 @@
 #include "engine/text_format.h"
 #include "proto/model.pb.h"
 #include "proto/record.pb.h"
-#include "train/gate_log.h"
+#include "store/gate_log.h"
 
 namespace fs = std::filesystem;
 

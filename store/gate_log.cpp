@@ -1,4 +1,4 @@
-#include "train/gate_log.h"
+#include "store/gate_log.h"
 
 #include <stdexcept>
 

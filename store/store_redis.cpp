@@ -1,11 +1,11 @@
-#include "train/store_redis.h"
+#include "store/store_redis.h"
 
 #include <spdlog/spdlog.h>
 
 #include <map>
 #include <random>
 
-#include "train/store_dir.h"
+#include "store/store_dir.h"
 
 namespace pincer {
 namespace {

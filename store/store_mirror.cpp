@@ -1,4 +1,4 @@
-#include "train/store_mirror.h"
+#include "store/store_mirror.h"
 
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
@@ -11,7 +11,7 @@
 #include "engine/atomic_file.h"
 #include "engine/text_format.h"
 #include "proto/model.pb.h"
-#include "train/store_dir.h"
+#include "store/store_dir.h"
 
 namespace fs = std::filesystem;
 
