@@ -19,7 +19,7 @@
 #include "engine/registry.h"
 #include "mcts/evaluators.h"
 #include "serve/model.h"
-#include "train/records.h"
+#include "store/records.h"
 
 namespace pincer::cli {
 

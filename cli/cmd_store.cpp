@@ -1,4 +1,4 @@
-// pincer store copy | status | bench: a run's store (train/store.h) from the outside: move a run
+// pincer store copy | status | bench: a run's store (store/store.h) from the outside: move a run
 // between stores (a local run dir to Redis and back), show what a store holds and who works on
 // it, and measure the store's cost per record chunk.
 #include <spdlog/spdlog.h>
@@ -11,8 +11,8 @@
 
 #include "cli/support/commands.h"
 #include "proto/record.pb.h"
-#include "train/store.h"
-#include "train/store_dir.h"
+#include "store/store.h"
+#include "store/store_dir.h"
 
 namespace fs = std::filesystem;
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "fuzz/fuzz_common.h"
-#include "train/gate_log.h"
+#include "store/gate_log.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace pincer;

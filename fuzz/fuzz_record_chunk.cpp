@@ -5,7 +5,7 @@
 #include <string>
 
 #include "fuzz/fuzz_common.h"
-#include "train/records.h"
+#include "store/records.h"
 #include "train/window.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -6,7 +6,7 @@ packages=(build-essential cmake ninja-build ccache pkg-config clang libclang-rt-
   libtorch-dev libtbb-dev libprotobuf-dev protobuf-compiler libspdlog-dev libgtest-dev libgmock-dev
   libcli11-dev nlohmann-json3-dev libxxhash-dev libzstd-dev libbenchmark-dev stockfish
   libcpp-httplib-dev chromium
-  # The redis:// store (train/store_redis.h) and its tests: the client library and the server.
+  # The redis:// store (store/store_redis.h) and its tests: the client library and the server.
   libhiredis-dev redis-server
   # Gloo's headers: torch c10d's ProcessGroupGloo.hpp includes them (data-parallel trainer).
   libgloo-dev

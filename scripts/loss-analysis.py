@@ -6,8 +6,8 @@ Reads the SGN records of `pincer match --sgn DIR`, keeps the games that the play
 every turn's score. Prints, per lost game, the ply at which the player first stood below
 --lost-below, its worst moves, and over all of them how much the judge's score fell per move of
 the player and of its opponent, and the moves that lost --threshold or more at once (with the
-shallowest alpha-beta depth that already sees the loss, with --depths). docs/training.md ("What
-the net loses on") has a run of it.
+shallowest alpha-beta depth that already sees the loss, with --depths). docs/experiments/2026-12-02-loss-analysis.md
+has a run of it.
 
     pincer match --rules seize-reference --a net:model=models/seize-reference.pt,sims=200 \\
         --b alphabeta:time=0.1 --games 40 --threads 2 --seed 21 --sgn games/

@@ -15,6 +15,7 @@
 #include "nn/model.h"
 #include "play/match.h"
 #include "train/config.h"
+#include "train/run_setup.h"
 
 namespace fs = std::filesystem;
 

@@ -13,7 +13,7 @@
 #include "play/sprt.h"
 #include "proto/run_config.pb.h"
 #include "proto/train_state.pb.h"
-#include "train/run_dir.h"
+#include "store/run_dir.h"
 
 namespace pincer {
 

@@ -12,6 +12,7 @@
 #include "train/anchor.h"
 #include "train/gate.h"
 #include "train/report.h"
+#include "train/run_setup.h"
 #include "train/selfplay.h"
 #include "train/selfplay_thread.h"
 #include "train/status_line.h"

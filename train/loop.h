@@ -9,7 +9,7 @@
 #include <string>
 
 #include "proto/run_config.pb.h"
-#include "train/run_dir.h"
+#include "store/run_dir.h"
 #include "train/status_line.h"
 
 namespace pincer {

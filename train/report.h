@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "train/run_dir.h"
+#include "store/run_dir.h"
 
 namespace pincer {
 

@@ -11,9 +11,9 @@
 #include "mcts/cache.h"
 #include "mcts/search.h"
 #include "play/alphabeta.h"
+#include "store/records.h"
 #include "train/alphabeta_labels.h"
 #include "train/config.h"
-#include "train/records.h"
 #include "train/search_config.h"
 
 namespace fs = std::filesystem;

@@ -1,7 +1,7 @@
 // Self-play generators: many games at once, so that the network always gets full batches on a
 // CPU. `threads` threads each step their share of the games together (mcts::BatchStepper): one
 // step collects leaves from every game of the thread and sends them to the inference service in
-// one request. Finished games become records (train/records.h), written in chunks of
+// one request. Finished games become records (store/records.h), written in chunks of
 // games_per_chunk. The best model (models/best.pt) is reloaded when it changes.
 #pragma once
 
@@ -13,7 +13,7 @@
 #include "engine/game.h"
 #include "nn/inference.h"
 #include "proto/run_config.pb.h"
-#include "train/run_dir.h"
+#include "store/run_dir.h"
 
 namespace pincer {
 

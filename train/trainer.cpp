@@ -13,9 +13,9 @@
 #include "engine/random.h"
 #include "nn/checked_archive.h"
 #include "nn/network.h"
+#include "store/records.h"
 #include "train/cpu_time.h"
 #include "train/distributed.h"
-#include "train/records.h"
 #include "train/window.h"
 
 namespace fs = std::filesystem;

@@ -12,7 +12,7 @@
 #include "engine/game.h"
 #include "nn/model.h"
 #include "proto/run_config.pb.h"
-#include "train/run_dir.h"
+#include "store/run_dir.h"
 
 namespace pincer {
 

@@ -14,9 +14,9 @@
 #include "play/alphabeta.h"
 #include "play/match.h"
 #include "play/players.h"
+#include "store/records.h"
 #include "train/alphabeta_labels.h"
 #include "train/config.h"
-#include "train/records.h"
 
 namespace pincer {
 namespace {

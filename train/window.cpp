@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "train/records.h"
+#include "store/records.h"
 
 namespace pincer {
 namespace {

@@ -2,7 +2,7 @@
 // Training and inference allocate and free the same few megabyte-sized tensors every step; with
 // glibc's defaults many of them are fresh mmap()s or trimmed heap, and the kernel zeroes every page
 // again on first touch (measured: 11% of a training step's time in page faults; see
-// docs/training.md, "Training speed").
+// docs/experiments/2026-12-01-training-speed.md).
 #include <malloc.h>
 
 namespace pincer::cli {

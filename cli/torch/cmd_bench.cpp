@@ -17,9 +17,10 @@
 #include "engine/registry.h"
 #include "mcts/tree.h"
 #include "nn/model.h"
+#include "store/run_dir.h"
 #include "train/bench.h"
 #include "train/config.h"
-#include "train/run_dir.h"
+#include "train/run_setup.h"
 #include "train/selfplay.h"
 
 namespace fs = std::filesystem;

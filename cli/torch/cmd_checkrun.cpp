@@ -11,8 +11,9 @@
 #include "engine/atomic_file.h"
 #include "engine/registry.h"
 #include "nn/model.h"
-#include "train/records.h"
-#include "train/run_dir.h"
+#include "store/records.h"
+#include "store/run_dir.h"
+#include "train/run_setup.h"
 #include "train/trainer.h"
 
 namespace fs = std::filesystem;

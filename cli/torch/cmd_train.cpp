@@ -23,6 +23,7 @@
 #include "train/gate.h"
 #include "train/loop.h"
 #include "train/report.h"
+#include "train/run_setup.h"
 #include "train/selfplay.h"
 #include "train/trainer.h"
 

@@ -5,8 +5,9 @@
 #include <cstdlib>
 
 #include "engine/registry.h"
+#include "store/store_redis.h"
 #include "train/config.h"
-#include "train/store_redis.h"
+#include "train/run_setup.h"
 
 namespace pincer::cli {
 namespace {

@@ -1,7 +1,7 @@
 // Where `pincer selfplay | trainer | gate` work: a run directory that is either the store
 // itself (--dir PATH or --store dir://PATH, as before) or a local working copy of a run in a
 // remote store (--store redis://HOST:PORT/RUN), kept in step by a StoreMirror
-// (train/store_mirror.h).
+// (store/store_mirror.h).
 #pragma once
 
 #include <memory>
@@ -9,9 +9,9 @@
 
 #include "engine/game.h"
 #include "proto/run_config.pb.h"
-#include "train/run_dir.h"
-#include "train/store.h"
-#include "train/store_mirror.h"
+#include "store/run_dir.h"
+#include "store/store.h"
+#include "store/store_mirror.h"
 
 namespace pincer::cli {
 
@@ -32,7 +32,7 @@ struct RunStore {
 };
 
 // Opens the store, settles the config (--config, else the store's; a new remote run gets it),
-// binds the store to the game's fingerprint and prepares the run dir (train/run_dir.h
+// binds the store to the game's fingerprint and prepares the run dir (train/run_setup.h
 // prepare_run_dir; a remote run's initial model is shared through the store).
 RunStore open_run_store(const RunStoreOptions& options);
 

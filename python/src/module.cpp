@@ -3,7 +3,7 @@
 #include <pybind11/pybind11.h>
 
 #include "python/src/bindings.h"
-#include "train/records.h"
+#include "store/records.h"
 
 namespace py = pybind11;
 

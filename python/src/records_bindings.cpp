@@ -1,4 +1,4 @@
-// Records into numpy: a run dir's self-play chunks (train/records.h) and SGN files become the
+// Records into numpy: a run dir's self-play chunks (store/records.h) and SGN files become the
 // arrays a training loop reads. Chunk positions go through the trainer's own window
 // (train/window.h), so planes, policy, value and points targets are the ones `pincer train`
 // trains on.
@@ -16,7 +16,7 @@
 #include "engine/ruleset.h"
 #include "proto/run_config.pb.h"
 #include "python/src/bindings.h"
-#include "train/records.h"
+#include "store/records.h"
 #include "train/window.h"
 
 namespace py = pybind11;

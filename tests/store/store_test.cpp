@@ -1,6 +1,6 @@
-// The store conformance suite (train/store.h): the same tests against dir:// and redis:// (a
+// The store conformance suite (store/store.h): the same tests against dir:// and redis:// (a
 // redis-server of the test's own on a free loopback port), then what is particular to each.
-#include "train/store.h"
+#include "store/store.h"
 
 #include <gtest/gtest.h>
 #include <zstd.h>
@@ -11,11 +11,11 @@
 
 #include "engine/atomic_file.h"
 #include "proto/record.pb.h"
+#include "store/redis_client.h"
+#include "store/store_dir.h"
+#include "store/store_mirror.h"
+#include "store/store_redis.h"
 #include "tests/store/redis_server.h"
-#include "train/redis_client.h"
-#include "train/store_dir.h"
-#include "train/store_mirror.h"
-#include "train/store_redis.h"
 
 namespace fs = std::filesystem;
 

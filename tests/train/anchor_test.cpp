@@ -12,11 +12,11 @@
 
 #include "engine/registry.h"
 #include "nn/model.h"
+#include "store/run_dir.h"
 #include "tests/train/helpers.h"
 #include "train/checkpoint_rating.h"
 #include "train/config.h"
 #include "train/report.h"
-#include "train/run_dir.h"
 
 namespace pincer::testing {
 namespace {

@@ -12,8 +12,9 @@
 #include "nn/model.h"
 #include "nn/model_file.h"
 #include "nn/network.h"
+#include "store/run_dir.h"
 #include "tests/train/helpers.h"
-#include "train/run_dir.h"
+#include "train/run_setup.h"
 #include "train/trainer.h"
 
 namespace pincer::testing {

@@ -9,8 +9,9 @@
 #include "engine/atomic_file.h"
 #include "engine/registry.h"
 #include "nn/model.h"
+#include "store/run_dir.h"
 #include "tests/train/helpers.h"
-#include "train/run_dir.h"
+#include "train/run_setup.h"
 #include "train/trainer.h"
 
 namespace pincer::testing {

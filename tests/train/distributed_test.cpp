@@ -17,9 +17,10 @@
 
 #include "engine/registry.h"
 #include "nn/network.h"
+#include "store/records.h"
+#include "store/run_dir.h"
 #include "tests/train/helpers.h"
-#include "train/records.h"
-#include "train/run_dir.h"
+#include "train/run_setup.h"
 #include "train/selfplay.h"
 #include "train/trainer.h"
 

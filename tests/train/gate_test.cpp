@@ -7,9 +7,10 @@
 #include "nn/model.h"
 #include "play/match.h"
 #include "play/player.h"
+#include "store/run_dir.h"
 #include "tests/train/helpers.h"
 #include "train/net_player.h"
-#include "train/run_dir.h"
+#include "train/run_setup.h"
 
 namespace pincer::testing {
 namespace {

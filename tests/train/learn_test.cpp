@@ -9,10 +9,10 @@
 #include <fstream>
 
 #include "nn/model.h"
+#include "store/records.h"
+#include "store/run_dir.h"
 #include "tests/train/helpers.h"
 #include "train/loop.h"
-#include "train/records.h"
-#include "train/run_dir.h"
 
 namespace pincer::testing {
 namespace {

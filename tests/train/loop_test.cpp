@@ -13,6 +13,7 @@
 #include "engine/atomic_file.h"
 #include "nn/model.h"
 #include "tests/train/helpers.h"
+#include "train/run_setup.h"
 
 namespace pincer::testing {
 namespace {

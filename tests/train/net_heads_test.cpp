@@ -13,10 +13,11 @@
 #include "nn/inference.h"
 #include "nn/model.h"
 #include "nn/network.h"
+#include "store/records.h"
+#include "store/run_dir.h"
 #include "tests/train/helpers.h"
 #include "train/bench.h"
-#include "train/records.h"
-#include "train/run_dir.h"
+#include "train/run_setup.h"
 #include "train/trainer.h"
 #include "train/window.h"
 

@@ -1,6 +1,6 @@
-// train/records: chunk files round trip, are refused under another ruleset, and damaged ones
+// store/records: chunk files round trip, are refused under another ruleset, and damaged ones
 // are refused rather than half-read; replay checks legality.
-#include "train/records.h"
+#include "store/records.h"
 
 #include <gtest/gtest.h>
 

@@ -8,9 +8,10 @@
 
 #include "engine/atomic_file.h"
 #include "nn/model.h"
+#include "store/records.h"
+#include "store/run_dir.h"
 #include "tests/train/helpers.h"
-#include "train/records.h"
-#include "train/run_dir.h"
+#include "train/run_setup.h"
 #include "train/selfplay.h"
 
 namespace pincer::testing {

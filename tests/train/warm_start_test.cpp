@@ -9,10 +9,11 @@
 #include <filesystem>
 
 #include "engine/capture_search.h"
+#include "store/records.h"
+#include "store/run_dir.h"
 #include "tests/train/helpers.h"
 #include "train/config.h"
-#include "train/records.h"
-#include "train/run_dir.h"
+#include "train/run_setup.h"
 #include "train/window.h"
 
 namespace pincer::testing {
