@@ -82,6 +82,10 @@ void AlphaBeta::clear() {
 }
 
 void AlphaBeta::poll_time() {
+  if (options_.stop && options_.stop->load(std::memory_order_relaxed)) {
+    stopped_ = true;
+    return;
+  }
   if (options_.seconds <= 0) return;
   const double elapsed =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
