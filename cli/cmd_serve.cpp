@@ -87,8 +87,9 @@ RegisterCommand reg{
                      "Thinking time of a bot move without a clock")
           ->capture_default_str();
       app.add_option("--max-query-seconds", args->server.max_query_seconds,
-                     "Time limit of one API analysis")
-          ->capture_default_str();
+                     "Engine time of one API analysis request, all its turns together")
+          ->capture_default_str()
+          ->check(CLI::Range(0.01, 86400.0));
       app.add_option("--allow-origin", args->server.allowed_origins,
                      "A web site (https://host[:port], or * for any) whose pages may use the API "
                      "(repeatable; the server's own pages always may)");

@@ -187,7 +187,7 @@ Request parse_request_json(const Json& j, Json& id_out) {
         get_number(j["reportDuringSearchEvery"], "reportDuringSearchEvery", 0.01, kMaxTimeLimit);
   }
   if (j.contains("priority")) {
-    q.priority = static_cast<int>(get_int(j["priority"], "priority", -1000000, 1000000));
+    q.priority = static_cast<int>(get_int(j["priority"], "priority", -kMaxPriority, kMaxPriority));
   }
   return r;
 }

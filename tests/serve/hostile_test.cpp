@@ -261,6 +261,38 @@ TEST_F(HostileTest, AnalysesCannotStarveBotMoves) {
   for (auto& t : floods) t.join();
 }
 
+// Finding 4, in the engine: a client with many turns queued takes its share of the workers
+// only; another client's turn runs as soon as a worker comes free, not after all of them.
+TEST(HostileEngine, OneClientTakesItsShareOfTheWorkers) {
+  auto engine = classical_engine("seize-reference", "alphabeta:time=10", 2);
+  Collector greedy, other;
+  for (int i = 0; i < 20; ++i) {
+    serve::Query q;
+    q.id = "a" + std::to_string(i);
+    q.max_time = 0.2;
+    q.client = "A";
+    ASSERT_TRUE(engine->submit(q, greedy.sink()));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  serve::Query q;
+  q.id = "b";
+  q.max_time = 0.2;
+  q.client = "B";
+  const auto t0 = Clock::now();
+  ASSERT_TRUE(engine->submit(q, other.sink()));
+  while (other.lines().empty() && seconds_since(t0) < 10) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  const double took = seconds_since(t0);
+  EXPECT_FALSE(other.lines().empty());
+  // One of A's turns to finish (0.2 s) and B's own (0.2 s), not A's 20 turns on 2 workers (2 s).
+  EXPECT_LT(took, 1.0);
+  EXPECT_LT(greedy.lines().size(), 10u);
+  engine->terminate_all();
+  engine->wait_idle();
+  EXPECT_EQ(greedy.lines().size(), 20u);  // terminated turns still answer (noResults)
+}
+
 // Finding 5: type errors were 500s, a huge level wrapped, a finished game's move was a 400.
 TEST_F(HostileTest, BadInputGetsTheDocumentedStatusAndField) {
   start();
