@@ -1,6 +1,8 @@
 #include "serve/server.h"
 
+#include <arpa/inet.h>
 #include <httplib.h>
+#include <netinet/in.h>
 #include <spdlog/spdlog.h>
 #include <sys/socket.h>
 
@@ -103,8 +105,12 @@ std::string host_name(const std::string& host) {
   return host.substr(0, host.find(':'));
 }
 
+// localhost, *.localhost, [::1] or an IPv4 literal 127.x.y.z (not a name that merely starts
+// with "127.": an attacker's DNS could answer 127.0.0.1 for "127.evil.example").
 bool is_local_name(const std::string& name) {
-  return name == "localhost" || name == "[::1]" || name.rfind("127.", 0) == 0 ||
+  in_addr v4{};
+  if (::inet_pton(AF_INET, name.c_str(), &v4) == 1) return (ntohl(v4.s_addr) >> 24) == 127;
+  return name == "localhost" || name == "[::1]" ||
          (name.size() > 10 && name.compare(name.size() - 10, 10, ".localhost") == 0);
 }
 

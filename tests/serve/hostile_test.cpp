@@ -341,6 +341,9 @@ TEST_F(HostileTest, OtherSitesAreRefusedOnLoopback) {
   auto rebound = c.Get("/api/info", {{"Host", "rebind.evil.example"}});
   ASSERT_TRUE(rebound);
   EXPECT_EQ(rebound->status, 403);
+  auto named = c.Get("/api/info", {{"Host", "127.0.0.1.evil.example"}});
+  ASSERT_TRUE(named);
+  EXPECT_EQ(named->status, 403);
   auto page = c.Get("/", {{"Host", "attacker.example:" + std::to_string(port_)}});
   ASSERT_TRUE(page);
   EXPECT_EQ(page->status, 403);
