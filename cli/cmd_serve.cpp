@@ -37,6 +37,7 @@ void run(ServeArgs& args) {
   backends.seed = args.engine.seed;
   args.server.seed = args.engine.seed;
   args.server.bot.full_visits = backends.default_visits;
+  args.engine.reserve_for_bots = true;  // a worker is always free for a bot move
   auto analyzers = serve::make_analyzers(backends);
   // Books named on the command line replace the shipped ones.
   book::add_books(analyzers, args.books.empty() ? shipped_books : args.books, args.bot_book);
@@ -83,8 +84,20 @@ RegisterCommand reg{
                      "Thinking time of a bot move without a clock")
           ->capture_default_str();
       app.add_option("--max-query-seconds", args->server.max_query_seconds,
-                     "Time limit of one API analysis")
-          ->capture_default_str();
+                     "Engine time of one API analysis request, all its turns together")
+          ->capture_default_str()
+          ->check(CLI::Range(0.01, 86400.0));
+      app.add_option("--allow-origin", args->server.allowed_origins,
+                     "A web site (https://host[:port], or * for any) whose pages may use the API "
+                     "(repeatable; the server's own pages always may)");
+      app.add_option("--max-connections-per-address", args->server.max_connections_per_address,
+                     "Connections of one client address served at once (0: no cap)")
+          ->capture_default_str()
+          ->check(CLI::Range(0, 100000));
+      app.add_option("--request-seconds", args->server.request_seconds,
+                     "A whole request (line, headers, body) must arrive within this")
+          ->capture_default_str()
+          ->check(CLI::Range(0.1, 3600.0));
       app.add_option("--book", args->books,
                      "Opening book (pincer book build): analyses show its moves (repeatable)");
       app.add_flag("--bot-book", args->bot_book, "The bot plays the book's move while in book");

@@ -82,6 +82,10 @@ void AlphaBeta::clear() {
 }
 
 void AlphaBeta::poll_time() {
+  if (options_.stop && options_.stop->load(std::memory_order_relaxed)) {
+    stopped_ = true;
+    return;
+  }
   if (options_.max_nodes > 0 && nodes_ + capture_.nodes() >= options_.max_nodes) stopped_ = true;
   if (options_.seconds <= 0) return;
   const double elapsed =

@@ -5,6 +5,7 @@
 // searched with the same window instead of the negated one.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -24,6 +25,8 @@ struct AlphaBetaOptions {
   int hash_mb = 16;       // transposition table size
   int max_qdepth = 16;    // plies of captures past the horizon
   bool selective = true;  // futility pruning and deeper late-move reductions
+  // Set: the search ends soon after it turns true (checked with the clock, every 1024 nodes).
+  const std::atomic<bool>* stop = nullptr;
 };
 
 struct SearchInfo {
@@ -49,6 +52,10 @@ class AlphaBeta {
   void clear();
   // The time limit of the next searches (0: until max_depth), e.g. from a clock.
   void set_seconds(double seconds) { options_.seconds = seconds; }
+  // The depth limit of the next searches (0: until time runs out).
+  void set_max_depth(int plies) { options_.max_depth = plies; }
+  // The stop flag of the next searches (null: none).
+  void set_stop(const std::atomic<bool>* stop) { options_.stop = stop; }
   const AlphaBetaOptions& options() const { return options_; }
 
  private:

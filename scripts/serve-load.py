@@ -58,7 +58,9 @@ def main():
     ap.add_argument("--burst", type=int, default=128, help="connections opened at once first")
     ap.add_argument("serve_args", nargs="*")
     a = ap.parse_args()
-    server = subprocess.Popen([a.pincer, "serve", "--port", "0"] + a.serve_args,
+    # Every load client comes from 127.0.0.1: no per-address connection cap.
+    server = subprocess.Popen([a.pincer, "serve", "--port", "0",
+                               "--max-connections-per-address", "0"] + a.serve_args,
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         line = server.stdout.readline()

@@ -238,7 +238,12 @@ class MctsAnalyzer : public Analyzer {
 };
 
 // Alpha-beta has no visits: the root is searched once for its best line, then every root move
-// is searched on its own (its child position one ply shallower) for a score of its own.
+// is searched on its own (its child position one ply shallower) for a score of its own. One
+// search object (one transposition table of `hash` MB) serves all of a request's searches, so
+// a turn's memory is bounded and the moves' searches reuse what the root's found; `stop` ends
+// whichever search runs and skips the rest. Search objects are kept for the next turns (cleared
+// first, so a turn's answer does not depend on the turns before): at most one per turn running
+// at once, and no 16 MB allocation per turn for the allocator to keep.
 class AlphaBetaAnalyzer : public Analyzer {
  public:
   AlphaBetaAnalyzer(GamePtr game, AlphaBetaOptions options, std::string spec)
@@ -255,8 +260,12 @@ class AlphaBetaAnalyzer : public Analyzer {
                                  ? std::min(root_options.seconds, req.max_time / 2)
                                  : req.max_time / 2;
     }
-    AlphaBeta root_search(*game_, root_options);
-    const SearchInfo info = root_search.search(state);
+    const Lease lease(*this);
+    AlphaBeta& search = *lease.search;
+    search.set_max_depth(root_options.max_depth);
+    search.set_seconds(root_options.seconds);
+    search.set_stop(req.stop);
+    const SearchInfo info = search.search(state);
     std::vector<Action> legal;
     state.legal_actions(legal);
     const int child_depth = std::max(1, info.depth - 1);
@@ -284,12 +293,9 @@ class AlphaBetaAnalyzer : public Analyzer {
                       ? 0
                       : (o.winner == state.to_move() ? AlphaBeta::kWin - 1 : -AlphaBeta::kWin + 1);
       } else {
-        AlphaBetaOptions co = options_;
-        co.max_depth = child_depth;
-        co.seconds = per_move;
-        if (co.seconds == 0 && co.max_depth == 0) co.max_depth = 1;
-        AlphaBeta child_search(*game_, co);
-        const SearchInfo ci = child_search.search(*child);
+        search.set_max_depth(child_depth);
+        search.set_seconds(per_move);
+        const SearchInfo ci = search.search(*child);
         const bool same = child->to_move() == state.to_move();
         s.score = same ? ci.score : -ci.score;
         s.nodes = ci.nodes;
@@ -347,10 +353,36 @@ class AlphaBetaAnalyzer : public Analyzer {
   }
 
  private:
+  // A cleared search object from the pool (or a new one), given back at the end of the turn.
+  struct Lease {
+    explicit Lease(AlphaBetaAnalyzer& owner) : owner(owner) {
+      {
+        std::lock_guard<std::mutex> lock(owner.pool_mutex_);
+        if (!owner.pool_.empty()) {
+          search = std::move(owner.pool_.back());
+          owner.pool_.pop_back();
+        }
+      }
+      if (search)
+        search->clear();
+      else
+        search = std::make_unique<AlphaBeta>(*owner.game_, owner.options_);
+    }
+    ~Lease() {
+      search->set_stop(nullptr);
+      std::lock_guard<std::mutex> lock(owner.pool_mutex_);
+      owner.pool_.push_back(std::move(search));
+    }
+    AlphaBetaAnalyzer& owner;
+    std::unique_ptr<AlphaBeta> search;
+  };
+
   GamePtr game_;
   AlphaBetaOptions options_;
   std::string spec_;
   bool counts_points_ = counts_points(*game_);
+  std::mutex pool_mutex_;
+  std::vector<std::unique_ptr<AlphaBeta>> pool_;
 };
 
 }  // namespace

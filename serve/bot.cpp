@@ -51,31 +51,40 @@ BotMove choose_bot_move(AnalysisEngine& engine, const GameSession& session,
   q.include_pv = false;
   q.include_policy = true;
   q.early_stop = true;
-  std::mutex mu;
-  std::condition_variable cv;
-  Json final_response;
-  bool finished = false;
-  const Sink sink = [&](const Json& j) {
+  q.priority = kBotPriority;  // before any analysis (serve/engine.h)
+  // Shared with the sink: the answer may come after this function has given up waiting.
+  struct Answer {
+    std::mutex mu;
+    std::condition_variable cv;
+    Json response;
+    bool finished = false;
+  };
+  auto answer = std::make_shared<Answer>();
+  const Sink sink = [answer](const Json& j) {
     if (j.value("isDuringSearch", false)) return;
-    std::lock_guard<std::mutex> lock(mu);
-    final_response = j;
-    finished = true;
-    cv.notify_all();
+    std::lock_guard<std::mutex> lock(answer->mu);
+    answer->response = j;
+    answer->finished = true;
+    answer->cv.notify_all();
   };
   const auto t0 = std::chrono::steady_clock::now();
   if (!engine.submit(q, sink)) {
-    std::lock_guard<std::mutex> lock(mu);
-    throw std::runtime_error(final_response.value("error", std::string("bot query refused")));
+    std::lock_guard<std::mutex> lock(answer->mu);
+    throw std::runtime_error(answer->response.value("error", std::string("bot query refused")));
   }
+  Json final_response;
   {
-    std::unique_lock<std::mutex> lock(mu);
-    if (!cv.wait_for(lock, std::chrono::duration<double>(seconds + options.wait_slack_s),
-                     [&] { return finished; })) {
+    std::unique_lock<std::mutex> lock(answer->mu);
+    const auto finished = [&] { return answer->finished; };
+    if (!answer->cv.wait_for(lock, std::chrono::duration<double>(seconds + options.wait_slack_s),
+                             finished)) {
       lock.unlock();
       engine.terminate(q.id);
       lock.lock();
-      cv.wait(lock, [&] { return finished; });
+      // A stopped search answers at once; past the slack again the move is a fallback.
+      answer->cv.wait_for(lock, std::chrono::duration<double>(options.wait_slack_s), finished);
     }
+    final_response = answer->finished ? answer->response : Json{{"error", "no answer in time"}};
   }
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (final_response.contains("error") || !final_response.contains("moveInfos") ||

@@ -25,10 +25,22 @@ struct AnalysisEngine::Job {
   uint64_t seq = 0;
 };
 
+// First in the set: the highest priority, then the oldest.
 bool AnalysisEngine::JobOrder::operator()(const std::shared_ptr<Job>& a,
                                           const std::shared_ptr<Job>& b) const {
-  if (a->priority != b->priority) return a->priority < b->priority;
-  return a->seq > b->seq;
+  if (a->priority != b->priority) return a->priority > b->priority;
+  return a->seq < b->seq;
+}
+
+// The answer of a turn stopped before it started.
+Json AnalysisEngine::no_results(const Job& job) {
+  Json out;
+  out["id"] = job.run->query.id;
+  out["turnNumber"] = job.turn;
+  out["toMove"] = job.run->analyzer->game()->side_name(job.state->to_move());
+  out["isDuringSearch"] = false;
+  out["noResults"] = true;
+  return out;
 }
 
 AnalysisEngine::AnalysisEngine(std::vector<std::shared_ptr<Analyzer>> analyzers,
@@ -194,7 +206,7 @@ bool AnalysisEngine::submit(const Query& q, const Sink& sink) {
     live_.emplace(q.id.dump(), run);
     for (auto& job : jobs) {
       job->seq = next_seq_++;
-      queue_.push(std::move(job));
+      queue_.insert(std::move(job));
     }
   }
   wake_.notify_all();
@@ -202,26 +214,49 @@ bool AnalysisEngine::submit(const Query& q, const Sink& sink) {
 }
 
 void AnalysisEngine::terminate(const Json& id, const std::vector<int>& turns) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  const auto range = live_.equal_range(id.dump());
-  for (auto it = range.first; it != range.second; ++it) {
-    auto run = it->second.lock();
-    if (!run) continue;
-    for (auto& [turn, stop] : run->stops) {
-      if (turns.empty() || std::find(turns.begin(), turns.end(), turn) != turns.end()) {
-        stop->store(true);
+  std::vector<std::shared_ptr<Job>> dropped;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto range = live_.equal_range(id.dump());
+    std::set<const QueryRun*> runs;
+    for (auto it = range.first; it != range.second; ++it) {
+      auto run = it->second.lock();
+      if (!run) continue;
+      runs.insert(run.get());
+      for (auto& [turn, stop] : run->stops) {
+        if (turns.empty() || std::find(turns.begin(), turns.end(), turn) != turns.end()) {
+          stop->store(true);
+        }
       }
     }
+    // Queued turns of the query answer now rather than when a worker would take them.
+    for (auto it = queue_.begin(); !runs.empty() && it != queue_.end();) {
+      if (runs.count((*it)->run.get()) && (*it)->stop->load()) {
+        dropped.push_back(*it);
+        it = queue_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    if (!dropped.empty() && queue_.empty() && running_ == 0) idle_.notify_all();
   }
+  for (const auto& job : dropped) job->run->sink(no_results(*job));
 }
 
 void AnalysisEngine::terminate_all() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  for (auto& [id, weak] : live_) {
-    if (auto run = weak.lock()) {
-      for (auto& [turn, stop] : run->stops) stop->store(true);
+  std::vector<std::shared_ptr<Job>> dropped;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto& [id, weak] : live_) {
+      if (auto run = weak.lock()) {
+        for (auto& [turn, stop] : run->stops) stop->store(true);
+      }
     }
+    dropped.assign(queue_.begin(), queue_.end());
+    queue_.clear();
+    if (running_ == 0) idle_.notify_all();
   }
+  for (const auto& job : dropped) job->run->sink(no_results(*job));
 }
 
 void AnalysisEngine::clear_cache() {
@@ -243,27 +278,62 @@ size_t AnalysisEngine::running() const {
   return running_;
 }
 
+bool AnalysisEngine::urgent(const Job& job) { return job.priority >= kBotPriority; }
+
+std::shared_ptr<AnalysisEngine::Job> AnalysisEngine::take_locked() {
+  const int threads = static_cast<int>(workers_.size());
+  // One worker is kept for bot moves (urgent turns) when asked and there is more than one.
+  const size_t ordinary_slots =
+      options_.reserve_for_bots && threads > 1 ? threads - 1 : static_cast<size_t>(threads);
+  const int share = options_.client_share > 0
+                        ? options_.client_share
+                        : std::max<int>(1, static_cast<int>(ordinary_slots) / 2);
+  // First a turn of a client under its share; failing that any turn (the engine never idles
+  // while work waits, so a lone client may use every worker).
+  for (int pass = 0; pass < 2; ++pass) {
+    for (auto it = queue_.begin(); it != queue_.end(); ++it) {
+      const Job& job = **it;
+      if (!urgent(job)) {
+        if (running_ordinary_ >= ordinary_slots) continue;
+        const std::string& client = job.run->query.client;
+        if (pass == 0 && !client.empty()) {
+          auto r = running_of_.find(client);
+          if (r != running_of_.end() && r->second >= share) continue;
+        }
+      }
+      auto taken = *it;
+      queue_.erase(it);
+      return taken;
+    }
+  }
+  return nullptr;
+}
+
 void AnalysisEngine::work() {
   for (;;) {
     std::shared_ptr<Job> job;
     {
       std::unique_lock<std::mutex> lock(mutex_);
-      wake_.wait(lock, [&] { return stop_ || !queue_.empty(); });
-      if (queue_.empty()) return;  // stop_ and nothing left
-      job = queue_.top();
-      queue_.pop();
+      wake_.wait(lock, [&] { return (stop_ && queue_.empty()) || (job = take_locked()); });
+      if (!job) return;  // stop_ and nothing left
       ++running_;
+      if (!urgent(*job)) ++running_ordinary_;
+      if (!job->run->query.client.empty()) ++running_of_[job->run->query.client];
     }
     run_job(*job);
     {
       std::lock_guard<std::mutex> lock(mutex_);
       --running_;
+      if (!urgent(*job)) --running_ordinary_;
+      const std::string& client = job->run->query.client;
+      if (!client.empty() && --running_of_[client] <= 0) running_of_.erase(client);
       // Forget finished queries.
       for (auto it = live_.begin(); it != live_.end();) {
         it = it->second.expired() ? live_.erase(it) : std::next(it);
       }
       if (queue_.empty() && running_ == 0) idle_.notify_all();
     }
+    wake_.notify_all();  // a share or a slot came free
     job.reset();
   }
 }

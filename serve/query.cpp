@@ -1,7 +1,10 @@
 #include "serve/query.h"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
+
+#include "serve/json_limits.h"
 
 namespace pincer::serve {
 namespace {
@@ -65,7 +68,37 @@ std::vector<int> get_turns(const Json& v, const std::string& field) {
   return out;
 }
 
+// Turn numbers, each at most once.
+std::vector<int> get_distinct_turns(const Json& v, const std::string& field) {
+  std::vector<int> out = get_turns(v, field);
+  std::vector<int> sorted = out;
+  std::sort(sorted.begin(), sorted.end());
+  const auto dup = std::adjacent_find(sorted.begin(), sorted.end());
+  if (dup != sorted.end()) bad(field, "lists turn " + std::to_string(*dup) + " twice");
+  return out;
+}
+
 }  // namespace
+
+std::string string_field(const Json& v, const std::string& field) { return get_string(v, field); }
+
+int64_t integer_field(const Json& v, const std::string& field, int64_t min, int64_t max) {
+  return get_int(v, field, min, max);
+}
+
+double number_field(const Json& v, const std::string& field, double min, double max) {
+  return get_number(v, field, min, max);
+}
+
+void check_fields(const Json& body, const std::set<std::string>& known) {
+  for (auto it = body.begin(); it != body.end(); ++it) {
+    if (known.count(it.key())) continue;
+    std::string list;
+    for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
+    throw QueryError(
+        it.key(), "\"" + it.key() + "\" is not a field of this request (its fields: " + list + ")");
+  }
+}
 
 Json error_response(const Json& id, const std::string& message, const std::string& field) {
   Json out;
@@ -78,9 +111,7 @@ Json error_response(const Json& id, const std::string& message, const std::strin
 Request parse_request(const std::string& line, Json& id_out) {
   id_out = nullptr;
   if (line.size() > kMaxLineBytes) throw QueryError("", "query longer than 1 MiB");
-  Json j = Json::parse(line, nullptr, false);
-  if (j.is_discarded()) throw QueryError("", "not valid JSON");
-  return parse_request_json(j, id_out);
+  return parse_request_json(parse_json_limited(line), id_out);
 }
 
 Request parse_request_json(const Json& j, Json& id_out) {
@@ -109,7 +140,9 @@ Request parse_request_json(const Json& j, Json& id_out) {
         bad("terminateId", "must be a string or an integer");
       }
       a.terminate_id = t;
-      if (j.contains("turnNumbers")) a.turn_numbers = get_turns(j["turnNumbers"], "turnNumbers");
+      if (j.contains("turnNumbers")) {
+        a.turn_numbers = get_distinct_turns(j["turnNumbers"], "turnNumbers");
+      }
     } else if (a.action == "terminate_all" || a.action == "query_version" ||
                a.action == "clear_cache") {
       if (j.contains("terminateId")) bad("terminateId", "belongs to terminate only");
@@ -140,7 +173,7 @@ Request parse_request_json(const Json& j, Json& id_out) {
     }
   }
   if (j.contains("analyzeTurns")) {
-    q.analyze_turns = get_turns(j["analyzeTurns"], "analyzeTurns");
+    q.analyze_turns = get_distinct_turns(j["analyzeTurns"], "analyzeTurns");
     if (q.analyze_turns.empty()) bad("analyzeTurns", "must not be empty");
   }
   if (j.contains("maxVisits")) {
@@ -154,7 +187,7 @@ Request parse_request_json(const Json& j, Json& id_out) {
         get_number(j["reportDuringSearchEvery"], "reportDuringSearchEvery", 0.01, kMaxTimeLimit);
   }
   if (j.contains("priority")) {
-    q.priority = static_cast<int>(get_int(j["priority"], "priority", -1000000, 1000000));
+    q.priority = static_cast<int>(get_int(j["priority"], "priority", -kMaxPriority, kMaxPriority));
   }
   return r;
 }

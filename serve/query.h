@@ -4,6 +4,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -37,6 +38,9 @@ struct Query {
   int priority = 0;         // higher runs first
   // Not part of the protocol: set by the server's bot (serve/analyzer.h TurnRequest).
   bool early_stop = false;
+  // Not part of the protocol: who asked (the server sets the client's address), for the
+  // engine's per-client share; "" = no share (bot moves, `pincer analyze`).
+  std::string client;
 };
 
 struct ActionRequest {
@@ -57,11 +61,22 @@ constexpr int kMaxVisitsLimit = 10'000'000;
 constexpr double kMaxTimeLimit = 3600;
 constexpr size_t kMaxMoves = 10'000;
 constexpr size_t kMaxLineBytes = 1 << 20;
+constexpr int kMaxPriority = 1'000'000;  // a query's priority is in [-kMaxPriority, kMaxPriority]
+// The priority of the server's bot moves: above any query's, so they run first.
+constexpr int kBotPriority = 2'000'000;
 
 // Parses one request line. Throws QueryError; the id is filled in `id_out` as soon as it is
 // known, so that the error response can carry it.
 Request parse_request(const std::string& line, Json& id_out);
 Request parse_request_json(const Json& j, Json& id_out);
+
+// Field readers for JSON requests: throw QueryError naming `field` when the value has the
+// wrong type or is out of range (integers are checked before they are narrowed).
+std::string string_field(const Json& v, const std::string& field);
+int64_t integer_field(const Json& v, const std::string& field, int64_t min, int64_t max);
+double number_field(const Json& v, const std::string& field, double min, double max);
+// Throws QueryError naming the first field of `body` (an object) that is not in `known`.
+void check_fields(const Json& body, const std::set<std::string>& known);
 
 // {"id":..,"error":..,"field":..} (field left out when empty).
 Json error_response(const Json& id, const std::string& message, const std::string& field);

@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "serve/json_limits.h"
 #include "serve/review.h"
 
 namespace pincer::serve {
@@ -11,7 +12,8 @@ namespace pincer::serve {
 void add_review_route(httplib::Server& http, std::shared_ptr<AnalysisEngine> engine,
                       const ServerOptions& options) {
   http.Post("/api/review", [engine, options](const httplib::Request& req, httplib::Response& res) {
-    const Json body = req.body.empty() ? Json::object() : Json::parse(req.body, nullptr, false);
+    // Depth checked before parsing (serve/json_limits.h): nothing recursive walks deep user data.
+    const Json body = req.body.empty() ? Json::object() : parse_json_limited(req.body);
     if (!body.is_object()) throw QueryError("", "the request body must be a JSON object");
     static const std::set<std::string> known = {"rules", "position", "moves", "visits", "seconds"};
     for (auto it = body.begin(); it != body.end(); ++it) {

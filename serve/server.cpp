@@ -1,9 +1,12 @@
 #include "serve/server.h"
 
+#include <arpa/inet.h>
 #include <httplib.h>
+#include <netinet/in.h>
 #include <spdlog/spdlog.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <condition_variable>
 #include <deque>
 #include <random>
@@ -13,6 +16,8 @@
 #include "engine/registry.h"
 #include "play/levels.h"
 #include "serve/board.h"
+#include "serve/http_guard.h"
+#include "serve/json_limits.h"
 #include "serve/review_route.h"
 #include "serve/web.h"
 
@@ -33,12 +38,13 @@ void fail(httplib::Response& res, int status, const std::string& message,
   reply(res, status, e);
 }
 
-// The request body as a JSON object; throws QueryError.
-Json body_json(const httplib::Request& req) {
+// The request body as a JSON object (nested at most kMaxJsonDepth deep) with only the `known`
+// fields; throws QueryError.
+Json body_json(const httplib::Request& req, const std::set<std::string>& known = {}) {
   if (req.body.empty()) return Json::object();
-  Json j = Json::parse(req.body, nullptr, false);
-  if (j.is_discarded()) throw QueryError("", "the request body is not valid JSON");
+  Json j = parse_json_limited(req.body);
   if (!j.is_object()) throw QueryError("", "the request body must be a JSON object");
+  if (!known.empty()) check_fields(j, known);
   return j;
 }
 
@@ -77,16 +83,49 @@ Sink sink_to(const std::shared_ptr<Waiter>& waiter) {
   };
 }
 
+// Waits until `waiter` has `turns` final responses: up to `limit` seconds, then terminates the
+// query and waits up to `grace` more for the answers the stop brings. False when they never came.
+bool wait_for_finals(Waiter& waiter, AnalysisEngine& engine, const Json& id, int turns,
+                     double limit, double grace) {
+  std::unique_lock<std::mutex> lock(waiter.mu);
+  const auto done = [&] { return waiter.finals >= turns; };
+  if (waiter.cv.wait_for(lock, std::chrono::duration<double>(limit), done)) return true;
+  lock.unlock();
+  engine.terminate(id);
+  lock.lock();
+  return waiter.cv.wait_for(lock, std::chrono::duration<double>(grace), done);
+}
+
+bool is_loopback(const std::string& bind) {
+  return bind == "localhost" || bind == "::1" || bind.rfind("127.", 0) == 0;
+}
+
+// The host name of a Host header value ("name:port", "[v6]:port").
+std::string host_name(const std::string& host) {
+  if (!host.empty() && host[0] == '[') return host.substr(0, host.find(']') + 1);
+  return host.substr(0, host.find(':'));
+}
+
+// localhost, *.localhost, [::1] or an IPv4 literal 127.x.y.z (not a name that merely starts
+// with "127.": an attacker's DNS could answer 127.0.0.1 for "127.evil.example").
+bool is_local_name(const std::string& name) {
+  in_addr v4{};
+  if (::inet_pton(AF_INET, name.c_str(), &v4) == 1) return (ntohl(v4.s_addr) >> 24) == 127;
+  return name == "localhost" || name == "[::1]" ||
+         (name.size() > 10 && name.compare(name.size() - 10, 10, ".localhost") == 0);
+}
+
 }  // namespace
 
 Server::Server(std::shared_ptr<AnalysisEngine> engine, ServerOptions options)
-    : engine_(std::move(engine)), options_(std::move(options)), http_(new httplib::Server) {
+    : engine_(std::move(engine)), options_(std::move(options)) {
+  ConnectionLimits limits;
+  limits.request_seconds = options_.request_seconds;
+  limits.max_per_address = options_.max_connections_per_address;
+  http_ = std::make_unique<GuardedServer>(limits);
   const int threads = options_.http_threads;
   http_->new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
   http_->set_payload_max_length(1 << 20);
-  http_->set_read_timeout(10);
-  http_->set_write_timeout(10);
-  http_->set_keep_alive_max_count(100);
   routes();
 }
 
@@ -154,13 +193,8 @@ std::shared_ptr<GameSession> Server::find(const std::string& id) {
 }
 
 std::shared_ptr<GameSession> Server::create(const Json& body) {
-  for (auto it = body.begin(); it != body.end(); ++it) {
-    static const std::set<std::string> known = {"rules",   "human",    "level", "clock",
-                                                "minutes", "position", "moves"};
-    if (!known.count(it.key())) throw QueryError(it.key(), "\"" + it.key() + "\" is not a field");
-  }
-  const std::string rules =
-      body.contains("rules") && body["rules"].is_string() ? body["rules"].get<std::string>() : "";
+  check_fields(body, {"rules", "human", "level", "clock", "minutes", "position", "moves"});
+  const std::string rules = body.contains("rules") ? string_field(body["rules"], "rules") : "";
   std::shared_ptr<Analyzer> analyzer = engine_->analyzer_for(rules);
   const Game& game = *analyzer->game();
   SessionSettings s;
@@ -181,11 +215,7 @@ std::shared_ptr<GameSession> Server::create(const Json& body) {
     }
   }
   if (body.contains("level")) {
-    const Json& l = body["level"];
-    if (!l.is_number_integer() || l.get<int>() < kMinLevel || l.get<int>() > kMaxLevel) {
-      throw QueryError("level", "\"level\" must be an integer in 1..10");
-    }
-    s.level = l.get<int>();
+    s.level = static_cast<int>(integer_field(body["level"], "level", kMinLevel, kMaxLevel));
   }
   if (body.contains("clock")) {
     const Json& c = body["clock"];
@@ -200,11 +230,12 @@ std::shared_ptr<GameSession> Server::create(const Json& body) {
       throw QueryError("clock", "\"clock\" must be none, game or side");
   }
   if (s.clock != ClockMode::kNone) {
-    if (!body.contains("minutes") || !body["minutes"].is_number() ||
-        !(body["minutes"].get<double>() > 0) || body["minutes"].get<double>() > 600) {
+    if (!body.contains("minutes")) {
       throw QueryError("minutes", "\"minutes\" (0 < minutes <= 600) is required with a clock");
     }
-    s.clock_seconds = body["minutes"].get<double>() * 60;
+    const double minutes = number_field(body["minutes"], "minutes", 0, 600);
+    if (!(minutes > 0)) throw QueryError("minutes", "\"minutes\" must be more than 0");
+    s.clock_seconds = minutes * 60;
   }
   // A random-start game (rolled back rows) draws a start of its own for every new game.
   std::unique_ptr<State> start = game.initial_state();
@@ -241,9 +272,9 @@ std::shared_ptr<GameSession> Server::create(const Json& body) {
   return session;
 }
 
-Query Server::limited_query(const Json& body) {
+Query Server::limited_query(Json j, const std::string& client) {
   Json id;
-  Json j = body;
+  if (!j.is_object()) throw QueryError("", "a query must be a JSON object");
   if (!j.contains("id")) j["id"] = "api-" + std::to_string(next_query_++);
   Request r = parse_request_json(j, id);
   if (r.is_action) throw QueryError("action", "actions are not served over HTTP");
@@ -251,14 +282,18 @@ Query Server::limited_query(const Json& body) {
   // Unique per request, so that terminate never reaches another client's query.
   q.id = "http-" + std::to_string(next_query_++) + "-" +
          (id.is_string() ? id.get<std::string>() : id.dump());
-  if (q.max_time <= 0 || q.max_time > options_.max_query_seconds) {
-    q.max_time = options_.max_query_seconds;
-  }
   const size_t turns = q.analyze_turns.empty() ? 1 : q.analyze_turns.size();
   if (turns > static_cast<size_t>(options_.max_query_turns)) {
     throw QueryError("analyzeTurns",
                      "at most " + std::to_string(options_.max_query_turns) + " turns per request");
   }
+  // One request's engine time, all its turns together, is at most --max-query-seconds.
+  const double per_turn = options_.max_query_seconds / static_cast<double>(turns);
+  if (q.max_time <= 0 || q.max_time > per_turn) q.max_time = per_turn;
+  // Priorities: a client orders its own analyses; bot moves go before any (kBotPriority), and
+  // one client's turns take at most its share of the engine's workers.
+  q.priority = std::min(q.priority, kBotPriority - 1);
+  q.client = client;
   return q;
 }
 
@@ -290,11 +325,11 @@ void Server::routes() {
          [this](const httplib::Request& req, httplib::Response& res) {
            auto session = find(req.matches[1]);
            if (!session) return fail(res, 404, "no game " + std::string(req.matches[1]));
-           const Json body = body_json(req);
-           if (!body.contains("move") || !body["move"].is_string()) {
+           const Json body = body_json(req, {"move"});
+           if (!body.contains("move")) {
              throw QueryError("move", "\"move\" (the move's text) is required");
            }
-           session->play(body["move"].get<std::string>());
+           session->play(string_field(body["move"], "move"));
            reply(res, 200, session->describe());
          });
   s.Post(R"(/api/game/([0-9a-f]{1,32})/bot)",
@@ -318,12 +353,10 @@ void Server::routes() {
          [this](const httplib::Request& req, httplib::Response& res) {
            auto session = find(req.matches[1]);
            if (!session) return fail(res, 404, "no game " + std::string(req.matches[1]));
-           const Json body = body_json(req);
+           const Json body = body_json(req, {"side"});
            int side = -1;
            if (body.contains("side")) {
-             side = body["side"].is_string()
-                        ? session->analyzer()->game()->parse_side(body["side"].get<std::string>())
-                        : -1;
+             side = session->analyzer()->game()->parse_side(string_field(body["side"], "side"));
              if (side < 0) throw QueryError("side", "\"side\" must be a side name");
            }
            session->resign(side);
@@ -338,10 +371,9 @@ void Server::routes() {
           res.set_content(session->record(), "text/plain; charset=utf-8");
         });
   s.Post("/api/record", [this](const httplib::Request& req, httplib::Response& res) {
-    const Json body = body_json(req);
-    if (!body.contains("text") || !body["text"].is_string()) {
-      throw QueryError("text", "\"text\" (a game record) is required");
-    }
+    const Json body = body_json(req, {"text"});
+    if (!body.contains("text")) throw QueryError("text", "\"text\" (a game record) is required");
+    string_field(body["text"], "text");
     std::vector<SgnRecord> records;
     try {
       records = parse_sgn(body["text"].get<std::string>());
@@ -359,9 +391,13 @@ void Server::routes() {
       throw QueryError("text", std::string("the record's rules: ") + e.what());
     }
     const Game& game = *analyzer->game();
-    std::unique_ptr<State> state = r.header("Position").empty()
-                                       ? game.initial_state()
-                                       : game.parse_state(r.header("Position"));
+    std::unique_ptr<State> state;
+    try {
+      state = r.header("Position").empty() ? game.initial_state()
+                                           : game.parse_state(r.header("Position"));
+    } catch (const GameError& e) {
+      throw QueryError("text", std::string("the record's [Position]: ") + e.what());
+    }
     const std::string start = state->to_text();
     Json moves = Json::array();
     for (size_t i = 0; i < r.moves.size(); ++i) {
@@ -378,8 +414,8 @@ void Server::routes() {
   });
   s.Post("/api/position", [this](const httplib::Request& req, httplib::Response& res) {
     // A position and moves, described like a game (legal moves, pieces) without a session.
-    const Json body = body_json(req);
-    const std::string rules = body.value("rules", std::string());
+    const Json body = body_json(req, {"rules", "position", "moves"});
+    const std::string rules = body.contains("rules") ? string_field(body["rules"], "rules") : "";
     std::shared_ptr<Analyzer> analyzer = engine_->analyzer_for(rules);
     const Game& game = *analyzer->game();
     SessionSettings settings;
@@ -398,7 +434,11 @@ void Server::routes() {
       if (!body["moves"].is_array()) throw QueryError("moves", "\"moves\" must be a list");
       for (const Json& m : body["moves"]) {
         if (!m.is_string()) throw QueryError("moves", "\"moves\" must be a list of move texts");
-        scratch.play(m.get<std::string>());
+        try {
+          scratch.play(m.get<std::string>());
+        } catch (const QueryError& e) {
+          throw QueryError("moves", e.what());
+        }
       }
     }
     Json d = scratch.describe();
@@ -406,23 +446,20 @@ void Server::routes() {
     reply(res, 200, d);
   });
   s.Post("/api/analyze", [this](const httplib::Request& req, httplib::Response& res) {
-    const Query q = limited_query(body_json(req));
+    const Query q = limited_query(body_json(req), req.remote_addr);
     auto waiter = std::make_shared<Waiter>();
     if (!engine_->submit(q, sink_to(waiter))) {
       const Json e = waiter->pending.empty() ? Json{{"error", "refused"}} : waiter->pending.back();
       const bool busy = e.value("error", std::string()).rfind("busy", 0) == 0;
       return reply(res, busy ? 503 : 400, e);
     }
-    const size_t turns = q.analyze_turns.empty() ? 1 : q.analyze_turns.size();
-    std::unique_lock<std::mutex> lock(waiter->mu);
-    const auto limit = std::chrono::duration<double>(q.max_time + options_.bot.wait_slack_s);
-    if (!waiter->cv.wait_for(lock, limit,
-                             [&] { return waiter->finals >= static_cast<int>(turns); })) {
-      lock.unlock();
-      engine_->terminate(q.id);
-      lock.lock();
-      waiter->cv.wait(lock, [&] { return waiter->finals >= static_cast<int>(turns); });
+    const int turns = q.analyze_turns.empty() ? 1 : static_cast<int>(q.analyze_turns.size());
+    // The turns run one after another at worst: the request's engine time, then the queue.
+    const double limit = options_.max_query_seconds + options_.bot.wait_slack_s;
+    if (!wait_for_finals(*waiter, *engine_, q.id, turns, limit, options_.bot.wait_slack_s)) {
+      return fail(res, 503, "busy: the analysis did not finish in time");
     }
+    std::lock_guard<std::mutex> lock(waiter->mu);
     Json out = Json::array();
     for (Json& j : waiter->pending) {
       if (!j.value("isDuringSearch", false)) out.push_back(std::move(j));
@@ -431,30 +468,40 @@ void Server::routes() {
   });
   s.Get("/api/analyze/stream", [this](const httplib::Request& req, httplib::Response& res) {
     if (!req.has_param("query")) throw QueryError("query", "?query=<a JSON analysis query>");
-    Json body = Json::parse(req.get_param_value("query"), nullptr, false);
-    if (body.is_discarded() || !body.is_object()) {
-      throw QueryError("query", "\"query\" must be a JSON object");
-    }
-    const Query q = limited_query(body);
+    Json body = parse_json_limited(req.get_param_value("query"), "query");
+    if (!body.is_object()) throw QueryError("query", "\"query\" must be a JSON object");
+    const Query q = limited_query(std::move(body), req.remote_addr);
     if (streams_.fetch_add(1) >= options_.max_streams) {
       streams_.fetch_sub(1);
-      return fail(res, 503, "too many analysis streams open");
+      return fail(res, 503, "busy: too many analysis streams open");
     }
     auto waiter = std::make_shared<Waiter>();
     if (!engine_->submit(q, sink_to(waiter))) {
       streams_.fetch_sub(1);
       const Json e = waiter->pending.empty() ? Json{{"error", "refused"}} : waiter->pending.back();
-      return reply(res, 400, e);
+      const bool busy = e.value("error", std::string()).rfind("busy", 0) == 0;
+      return reply(res, busy ? 503 : 400, e);
     }
     const int turns = q.analyze_turns.empty() ? 1 : static_cast<int>(q.analyze_turns.size());
     auto engine = engine_;
     const Json qid = q.id;
-    const double limit = q.max_time + options_.bot.wait_slack_s;
+    // Terminated after the request's engine time and the queue's slack; ended (with an error
+    // event) when even the stop brings no answer within the slack again.
+    const double limit = options_.max_query_seconds + options_.bot.wait_slack_s;
+    const double give_up = limit + options_.bot.wait_slack_s;
     const auto t0 = std::chrono::steady_clock::now();
     res.set_header("Cache-Control", "no-cache");
     res.set_chunked_content_provider(
         "text/event-stream",
-        [waiter, turns, engine, qid, limit, t0](size_t, httplib::DataSink& sink) {
+        [waiter, turns, engine, qid, limit, give_up, t0, terminated = false](
+            size_t, httplib::DataSink& sink) mutable {
+          const auto write = [&](const std::string& text) {
+            return sink.write(text.data(), text.size());
+          };
+          if (!sink.is_writable()) {  // the client went away
+            engine->terminate(qid);
+            return false;
+          }
           std::unique_lock<std::mutex> lock(waiter->mu);
           waiter->cv.wait_for(lock, std::chrono::milliseconds(500),
                               [&] { return !waiter->pending.empty(); });
@@ -464,24 +511,29 @@ void Server::routes() {
                 waiter->pending.front().dump(-1, ' ', false, Json::error_handler_t::replace) +
                 "\n\n";
             waiter->pending.pop_front();
-            if (!sink.write(line.data(), line.size())) {
+            if (!write(line)) {
               lock.unlock();
               engine->terminate(qid);  // the client went away
               return false;
             }
           }
-          if (waiter->finals >= turns) {
-            const std::string end = "event: end\ndata: {}\n\n";
-            sink.write(end.data(), end.size());
+          const double elapsed =
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+          if (waiter->finals >= turns || elapsed > give_up) {
+            if (waiter->finals < turns) {
+              write("data: {\"error\":\"busy: the analysis did not finish in time\"}\n\n");
+            }
+            write("event: end\ndata: {}\n\n");
             sink.done();
             return true;
           }
-          if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >
-              limit) {
-            lock.unlock();
+          lock.unlock();
+          if (elapsed > limit && !terminated) {
             engine->terminate(qid);
+            terminated = true;
           }
-          return true;
+          // A comment line now and then: a client that has gone is noticed by the write.
+          return write(": waiting\n\n") || (engine->terminate(qid), false);
         },
         [this, engine, qid](bool) {
           engine->terminate(qid);
@@ -489,12 +541,23 @@ void Server::routes() {
         });
   });
   add_review_route(s, engine_, options_);
+  s.Options(".*", [](const httplib::Request&, httplib::Response& res) { res.status = 204; });
+  // Host and Origin (see guard_origin): before any route, and before a body is read.
+  s.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+    return guard_origin(req, res) ? httplib::Server::HandlerResponse::Unhandled
+                                  : httplib::Server::HandlerResponse::Handled;
+  });
   s.set_exception_handler(
       [](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
         try {
           std::rethrow_exception(ep);
+        } catch (const GameOver& e) {
+          fail(res, 409, e.what(), e.field());
         } catch (const QueryError& e) {
           fail(res, 400, e.what(), e.field());
+        } catch (const Json::exception& e) {
+          // A type the handler did not check: still the client's request.
+          fail(res, 400, std::string("bad request: ") + e.what());
         } catch (const std::exception& e) {
           const std::string what = e.what();
           fail(res, what.rfind("busy", 0) == 0 ? 503 : 500, what);
@@ -507,6 +570,42 @@ void Server::routes() {
       fail(res, res.status, res.status == 404 ? "no such page or API" : "bad request");
     }
   });
+}
+
+bool Server::guard_origin(const httplib::Request& req, httplib::Response& res) const {
+  const std::string host = req.get_header_value("Host");
+  const std::string origin = req.get_header_value("Origin");
+  const auto refuse = [&](const std::string& why) {
+    spdlog::warn("refused {} {} from {}: {}", req.method, req.path, req.remote_addr, why);
+    fail(res, 403, why);
+    return false;
+  };
+  // Bound to loopback, the server is only for this machine: a request naming another host is
+  // a page of another site that reached it through DNS rebinding.
+  if (is_loopback(options_.bind) && !host.empty() && !is_local_name(host_name(host))) {
+    return refuse("Host \"" + host + "\" is not this server (it answers to localhost names)");
+  }
+  if (origin.empty()) return true;  // not from a browser's cross-origin request
+  const bool allowed = std::find(options_.allowed_origins.begin(), options_.allowed_origins.end(),
+                                 origin) != options_.allowed_origins.end() ||
+                       std::find(options_.allowed_origins.begin(), options_.allowed_origins.end(),
+                                 "*") != options_.allowed_origins.end();
+  if (allowed) {
+    res.set_header("Access-Control-Allow-Origin", origin);
+    res.set_header("Vary", "Origin");
+    if (req.method == "OPTIONS") {
+      res.set_header("Access-Control-Allow-Methods", "GET, POST");
+      res.set_header("Access-Control-Allow-Headers", "Content-Type");
+      res.set_header("Access-Control-Max-Age", "600");
+      res.status = 204;
+      return false;  // answered here
+    }
+    return true;
+  }
+  // The server's own pages: the origin is the address the browser asked for.
+  if (!host.empty() && (origin == "http://" + host || origin == "https://" + host)) return true;
+  return refuse("Origin \"" + origin +
+                "\" may not use this server (pincer serve --allow-origin allows a site)");
 }
 
 }  // namespace pincer::serve

@@ -91,7 +91,7 @@ Json GameSession::describe() {
 void GameSession::play(const std::string& text) {
   std::lock_guard<std::mutex> lock(mutex_);
   tick_locked();
-  if (over_locked()) throw QueryError("move", "the game is over");
+  if (over_locked()) throw GameOver("move", "the game is over");
   Action a;
   try {
     a = analyzer_->game()->parse_action(*state_, text);
@@ -129,7 +129,7 @@ bool GameSession::play_at(int ply, Action action) {
 void GameSession::resign(int player) {
   std::lock_guard<std::mutex> lock(mutex_);
   tick_locked();
-  if (over_locked()) throw QueryError("", "the game is over");
+  if (over_locked()) throw GameOver("", "the game is over");
   if (player < 0) player = state_->to_move();
   ended_ = true;
   winner_ = 1 - player;

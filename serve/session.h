@@ -14,6 +14,12 @@
 
 namespace pincer::serve {
 
+// A move or resignation in a game that is over (the server answers 409).
+class GameOver : public QueryError {
+ public:
+  using QueryError::QueryError;
+};
+
 // Clocks (play/time_manager.h): none; one clock for the whole game (when it runs out the side
 // with more points wins, equal points go to Game::points_tie_winner, a draw where it names
 // nobody); or one clock per side (the side whose clock runs out loses).
@@ -39,11 +45,12 @@ class GameSession {
 
   // The whole game as JSON for the page (serve/api.md).
   Json describe();
-  // Plays move text for the side to move; throws QueryError("move", ...) when illegal or over.
+  // Plays move text for the side to move; throws QueryError("move", ...) when illegal, GameOver
+  // when the game is over.
   void play(const std::string& move_text);
   // Plays `action` if the game is still at `ply` plies (false when it moved on meanwhile).
   bool play_at(int ply, Action action);
-  // `player` resigns (the side to move when -1).
+  // `player` resigns (the side to move when -1); throws GameOver when the game is over.
   void resign(int player);
   // A copy of the current position, its ply count, and the bot's time left (seconds; < 0 when
   // untimed). Runs the clock first; nullopt when the game is over.

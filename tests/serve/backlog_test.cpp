@@ -35,6 +35,7 @@ int burst(int backlog, int n, int* answered) {
   serve::ServerOptions so;
   so.port = 0;
   so.listen_backlog = backlog;
+  so.max_connections_per_address = n;  // the whole burst comes from one address
   serve::Server server(engine, so);
   const int port = server.bind();  // listening, but accepting nothing yet
 
@@ -70,7 +71,8 @@ int burst(int backlog, int n, int* answered) {
       ::fcntl(p.fd, F_SETFL, 0);
       timeval tv{30, 0};
       ::setsockopt(p.fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-      const std::string request = "GET /api/info HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+      const std::string request =
+          "GET /api/info HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
       if (::send(p.fd, request.data(), request.size(), MSG_NOSIGNAL) !=
           static_cast<ssize_t>(request.size()))
         continue;

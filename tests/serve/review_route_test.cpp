@@ -81,6 +81,14 @@ TEST_F(ReviewRouteTest, BadRequestsNameTheirField) {
   EXPECT_EQ(field(Json{{"rules", "seize-reference"}, {"moves", moves}}.dump()), "moves");
   auto [s, e] = post("[1]");
   EXPECT_EQ(s, 400);
+  // Deep JSON (the crash of issue 41's finding 1) is refused before it is parsed.
+  const std::string deep = R"({"rules":"seize-reference","moves":)" + std::string(80000, '[') +
+                           std::string(80000, ']') + "}";
+  auto [ds, de] = post(deep);
+  EXPECT_EQ(ds, 400) << de.dump();
+  EXPECT_NE(de.dump().find("nested deeper"), std::string::npos) << de.dump();
+  // Still serving.
+  EXPECT_EQ(field(R"({"rules":"seize-reference"})"), "moves");
 }
 
 }  // namespace

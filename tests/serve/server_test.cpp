@@ -102,7 +102,8 @@ TEST_F(ServerTest, PlayAGameAgainstTheBot) {
   EXPECT_EQ(rs, 200);
   EXPECT_EQ(resigned["result"]["winner"], "gold");
   EXPECT_EQ(resigned["result"]["reason"], "resignation");
-  EXPECT_EQ(post("/api/game/" + id + "/move", Json{{"move", first}}.dump()).first, 400);
+  // A finished game's move is a 409 (docs/serve.md), not a bad request.
+  EXPECT_EQ(post("/api/game/" + id + "/move", Json{{"move", first}}.dump()).first, 409);
   auto record = client().Get(("/api/game/" + id + "/record").c_str());
   ASSERT_TRUE(record);
   EXPECT_NE(record->body.find("[Ruleset \"seize-reference\"]"), std::string::npos);
