@@ -16,7 +16,9 @@
 #include "tests/train/helpers.h"
 #include "train/checkpoint_rating.h"
 #include "train/config.h"
+#include "train/net_player.h"
 #include "train/report.h"
+#include "train/run_setup.h"
 
 namespace pincer::testing {
 namespace {
@@ -245,6 +247,60 @@ TEST(Anchor, OlderMetricsFilesGainTheNewColumnsWholeLinesOnly) {
   std::ifstream again(dir.metrics());
   std::getline(again, line);
   EXPECT_EQ(line, "a,b");
+}
+
+TEST(Anchor, RateRunPicksCheckpointsByCoreHoursAndResumes) {
+  register_net_player_kind();
+  ScratchDir scratch("anchor-rate-run");
+  const RunConfig cfg = tictactoe_config(tictactoe_rules(scratch.path()));
+  const RunDir dir(scratch / "run");
+  const GamePtr game = prepare_run_dir(dir, cfg);  // writes model-000000.pt
+  save_run_config(dir, cfg);
+  // Checkpoints at 0.2, 0.4, 0.6 and 1.3 core-hours: every 0.5 picks 0.6 and 1.3.
+  const std::pair<int, double> written[] = {{100, 0.2}, {200, 0.4}, {300, 0.6}, {400, 1.3}};
+  for (auto [step, hours] : written) {
+    auto m = Model::create(*game, cfg.network(), "cpu", step);
+    m->metadata().set_training_step(step);
+    m->metadata().set_core_hours(hours);
+    m->save(dir.model(step));
+  }
+  const auto picked = pick_checkpoints(dir, 0.5);
+  ASSERT_EQ(picked.size(), 3u);
+  EXPECT_EQ(picked[0], dir.model(0));
+  EXPECT_EQ(picked[1], dir.model(300));
+  EXPECT_EQ(picked[2], dir.model(400));
+  EXPECT_EQ(pick_checkpoints(dir, 0).size(), 5u);
+
+  RatingOptions o;
+  o.player = "net:sims=4";
+  o.opponents = {"random@0", "greedy@150"};
+  o.games = 4;
+  o.opening_plies = 1;
+  o.every_core_hours = 0.5;
+  const auto first = rate_run(dir, o);
+  ASSERT_EQ(first.size(), 3u);
+  EXPECT_EQ(first[2].model, "model-000400.pt");
+  EXPECT_DOUBLE_EQ(first[2].core_hours, 1.3);
+  EXPECT_EQ(first[2].rating.games, 8);
+  ASSERT_EQ(first[2].opponents.size(), 2u);
+  EXPECT_EQ(first[2].opponents[1].player, "greedy");
+  // Rated again with the same settings: nothing is played, the same results come back.
+  const auto again = rate_run(dir, o);
+  ASSERT_EQ(again.size(), 3u);
+  for (size_t i = 0; i < again.size(); ++i) {
+    EXPECT_EQ(again[i].model, first[i].model);
+    EXPECT_DOUBLE_EQ(again[i].rating.elo, first[i].rating.elo);
+  }
+  // Other settings are kept beside them.
+  o.games = 2;
+  EXPECT_EQ(rate_run(dir, o).size(), 3u);
+  EXPECT_EQ(read_ratings(ratings_path(dir)).size(), 6u);
+  // A damaged ratings file is named, not used.
+  {
+    std::ofstream out(ratings_path(dir));
+    out << "[{\"model\": 3";
+  }
+  EXPECT_THROW(rate_run(dir, o), std::runtime_error);
 }
 
 TEST(Anchor, RatedOpponentsNeedAnElo) {
