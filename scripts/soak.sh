@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Fault soak of the redis:// store (docs/distributed.md): a Redis server (append-only file, on
-# 127.0.0.1, in a temporary folder), a trainer, a gatekeeper and 3 self-play workers as separate
+# Fault soak of the redis:// store (docs/distributed.md): a Redis server (append-only file with
+# appendfsync always, on 127.0.0.1, in a temporary folder), a trainer, a gatekeeper and 3 self-play workers as separate
 # `pincer` processes on a tiny SE!ZE config, while every 30-60 s one of them, Redis included, is
 # killed with SIGKILL at random (each of the six once in every six kills) and started again at once (Redis from its append-only file, the
 # others with the same --writer and --cache). At the end, after a clean stop:
@@ -126,7 +126,7 @@ start() {
     redis)
       # Loads the append-only file of the sessions before.
       nice -n 10 redis-server --port "$port" --bind 127.0.0.1 --dir "$tmp/redis" --appendonly yes \
-        --appendfsync everysec --save '' --daemonize no > "$log" 2>&1 &
+        --appendfsync always --save '' --daemonize no > "$log" 2>&1 &
       pid[$k]=$!
       for ((i = 0; i < 600; ++i)); do
         rc ping 2> /dev/null | grep -q PONG && break
@@ -248,7 +248,8 @@ done < <(head -n 10 "$tmp/lost")
   fail "checkrun: $(tail -n 3 "$tmp/checkrun.txt")"
 games=$(grep -oE 'games=[0-9]+' "$tmp/checkrun.txt" | cut -d= -f2)
 
-# The model chain: each candidate's parent is the candidate one checkpoint before it; each gate
+# The model chain: each candidate's parent is the candidate before it (at most a checkpoint
+# interval earlier: the last one is at the step the trainer stopped); each gate
 # played the best of its time; the store's best is the last one promoted.
 store_best=$(rc HGET "pincer:$run:best" model_id)
 python3 - "$tmp/copy" "$checkpoint_every" "$store_best" > "$tmp/chain.txt" 2>&1 <<'PY' ||
@@ -262,15 +263,14 @@ for name in os.listdir(os.path.join(root, "models")):
     if m:
         models[int(m.group(1))] = fields(open(os.path.join(root, "models", name)).read())
 problems = []
-for step in sorted(models):
-    if step == 0:
-        continue
-    parent = models.get(step - every)
-    if parent is None:
-        problems.append(f"model-{step:06d}: no model at step {step - every} in the store")
-    elif models[step].get("parent_model") != parent.get("model_id"):
+steps = sorted(models)
+for before, step in zip(steps, steps[1:]):
+    # Each `every` steps, and at the step where the trainer was stopped (its last checkpoint).
+    if step - before > every:
+        problems.append(f"no model between step {before} and model-{step:06d} in the store")
+    if models[step].get("parent_model") != models[before].get("model_id"):
         problems.append(f"model-{step:06d} was trained from {models[step].get('parent_model')}, "
-                        f"not from model-{step - every:06d} ({parent.get('model_id')})")
+                        f"not from model-{before:06d} ({models[before].get('model_id')})")
 best = models[0]["model_id"]
 gates = re.findall(r"gates \{(.*?)\n\}", open(os.path.join(root, "gating.textproto")).read(), re.S) \
     if os.path.exists(os.path.join(root, "gating.textproto")) else []
