@@ -10,6 +10,8 @@ packages=(build-essential cmake ninja-build ccache pkg-config clang libclang-rt-
   libhiredis-dev redis-server
   # Gloo's headers: torch c10d's ProcessGroupGloo.hpp includes them (data-parallel trainer).
   libgloo-dev
+  # A one-node Slurm for tests/cluster/slurm.sh (scripts/test.sh --cluster): deploy/slurm/ for real.
+  slurm-wlm munge
   # libzip: checks the CRCs of model files of older builds before `pincer model convert`.
   libzip-dev
   # OpenBLAS (OpenMP build): LibTorch's CPU matrix products go through the system BLAS, and

@@ -94,6 +94,9 @@ int StoreMirror::push_chunks(bool remove_after) {
       continue;
     }
     store_.append_chunk(name, bytes);
+    // The store has it (it answered): what a worker was told was stored, for a fault test to
+    // check against the store (scripts/soak.sh).
+    spdlog::info("stored record chunk {} ({} bytes) in {}", name, bytes.size(), store_.url());
     ++pushed;
     if (remove_after) {
       fs::remove(path, ec);

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <atomic>
 #include <map>
 #include <random>
 
@@ -118,12 +119,42 @@ RedisStoreOptions parse_redis_url(const std::string& url) {
   return o;
 }
 
+std::string redis_durability_warning(const std::string& appendonly,
+                                     const std::string& appendfsync) {
+  if (appendonly != "yes") {
+    return "appendonly is " + appendonly +
+           ": a restarted server loses every write since its last snapshot; run it with "
+           "--appendonly yes --appendfsync always (docs/distributed.md, \"Redis persistence\")";
+  }
+  if (appendfsync != "always") {
+    return "appendfsync is " + appendfsync +
+           ": a killed or crashed server can lose writes it already answered (up to 2 s of "
+           "record chunks); run it with --appendfsync always (docs/distributed.md, \"Redis "
+           "persistence\")";
+  }
+  return "";
+}
+
 RedisStore::RedisStore(RedisStoreOptions options)
     : options_(std::move(options)),
       prefix_("pincer:" + options_.run + ":"),
       redis_(options_.redis) {
   const RedisReply pong = redis_.command({"PING"});
   if (pong.str != "PONG") throw StoreError(redis_.where() + ": no PONG to PING");
+  // Servers that refuse CONFIG (renamed or disabled by the operator) are not checked.
+  static std::atomic<bool> warned{false};
+  if (warned) return;
+  try {
+    const auto setting = [&](const char* name) {
+      const auto m = as_map(redis_.command({"CONFIG", "GET", name}));
+      const auto it = m.find(name);
+      return it == m.end() ? std::string("unknown") : it->second;
+    };
+    const std::string warning =
+        redis_durability_warning(setting("appendonly"), setting("appendfsync"));
+    if (!warning.empty() && !warned.exchange(true)) spdlog::warn("{}: {}", url(), warning);
+  } catch (const RedisReplyError&) {
+  }
 }
 
 std::string RedisStore::url() const {

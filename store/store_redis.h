@@ -33,9 +33,17 @@ struct RedisStoreOptions {
 // Parses redis://HOST:PORT/RUN[?retry=S&timeout=S]; throws StoreError.
 RedisStoreOptions parse_redis_url(const std::string& url);
 
+// What a server with these persistence settings (CONFIG GET appendonly, appendfsync) can lose
+// of the writes it answered, when it is killed: "" for none (appendonly yes, appendfsync
+// always), else a warning naming the setting. With everysec, Redis 7.0 answers writes it holds
+// back for up to 2 s while a slow fsync runs: the fault soak (scripts/soak.sh) lost a chunk so.
+std::string redis_durability_warning(const std::string& appendonly, const std::string& appendfsync);
+
 class RedisStore : public Store {
  public:
-  // Connects (retrying as the options say); throws StoreUnavailable.
+  // Connects (retrying as the options say); throws StoreUnavailable. Logs a warning (once per
+  // process) when the server's persistence can lose answered writes
+  // (redis_durability_warning).
   explicit RedisStore(RedisStoreOptions options);
   std::string url() const override;
   void bind(const std::string& fingerprint) override;

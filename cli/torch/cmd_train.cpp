@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <filesystem>
@@ -23,6 +24,7 @@
 #include "train/gate.h"
 #include "train/loop.h"
 #include "train/report.h"
+#include "store/run_dir.h"
 #include "train/run_setup.h"
 #include "train/selfplay.h"
 #include "train/trainer.h"
@@ -84,6 +86,15 @@ bool store_step(const char* what, F&& f) {
     spdlog::warn("{}: {} (will try again)", what, e.what());
     return false;
   }
+}
+
+// A metrics.csv row with the fields it lacks (at the end) left empty: as many fields as the
+// header (kMetricsColumns), which `pincer checkrun` and the report expect.
+std::string padded_metrics_row(std::string row) {
+  const std::string header = kMetricsColumns;
+  const auto fields = std::count(header.begin(), header.end(), ',');
+  for (auto n = std::count(row.begin(), row.end(), ','); n < fields; ++n) row += ',';
+  return row;
 }
 
 // The record chunks a trainer checkpoint's window holds (its TrainerState), so that a trainer
@@ -392,11 +403,14 @@ void cmd_trainer(const Options& o) {
         trainer.save_checkpoint();
         unsaved = 0;
         char row[256];
-        std::snprintf(row, sizeof row, "%lld,train,%lld,%lld,%lld,%.5f,%.5f,%.6g,,,,,,,,,,,",
+        std::snprintf(row, sizeof row, "%lld,train,%lld,%lld,%lld,%.5f,%.5f,%.6g",
                       static_cast<long long>(unix_ms_now()), static_cast<long long>(r.step),
                       static_cast<long long>(trainer.games_seen()),
                       static_cast<long long>(trainer.positions_seen()), lp / n, lv / n, r.lr);
-        append_metrics_row(dir, row);
+        // The last column is the run's core-hours (store/run_dir.h kMetricsColumns).
+        char hours[32];
+        std::snprintf(hours, sizeof hours, "%.4f", trainer.core_hours());
+        append_metrics_row(dir, padded_metrics_row(row) + hours);
         publish_checkpoint(rs, trainer);
         spdlog::info("step {}: loss p {:.3f} v {:.3f}, wrote {}", r.step, lp / n, lv / n,
                      fs::path(path).filename().string());

@@ -167,6 +167,12 @@ leftover=$(ls "$tmp/w1/records" "$tmp/w2/records" 2>/dev/null | grep -c '\.chunk
 grep -h "Segmentation\|terminate called\|Aborted" "$tmp"/*.log && fail "a process crashed"
 echo "phase 3 ($SECONDS s): w1 $(chunks_of w1) chunks, w2 $(chunks_of w2) chunks"
 
+# The run the separate trainer, gatekeeper and workers made, copied to a directory, reads whole
+# (the trainer's metrics rows as wide as the header, every model, the checkpoint's chunks).
+"$pincer" store copy --from "$url" --to "dir://$tmp/copied-tiny" > /dev/null || fail "store copy of the run"
+"$pincer" --log-level warn checkrun --dir "$tmp/copied-tiny" > "$tmp/checkrun-tiny.log" 2>&1 ||
+  fail "the run of separate processes does not read whole: $(cat "$tmp/checkrun-tiny.log")"
+
 # `pincer train` on a second run of the same server, then the run copied to a directory (which
 # reads whole) and back into Redis.
 url2="redis://127.0.0.1:$port/loop"

@@ -345,6 +345,19 @@ TEST(RedisStore, ParsesUrls) {
   EXPECT_THROW(open_store("ftp://x"), StoreError);
 }
 
+// A server that answers writes it may still lose when killed (found by scripts/soak.sh: with
+// appendfsync everysec a killed Redis lost a record chunk its worker had been told was stored).
+TEST(RedisStore, WarnsOfPersistenceThatCanLoseAnsweredWrites) {
+  EXPECT_EQ(redis_durability_warning("yes", "always"), "");
+  const std::string everysec = redis_durability_warning("yes", "everysec");
+  EXPECT_NE(everysec.find("appendfsync is everysec"), std::string::npos) << everysec;
+  EXPECT_NE(everysec.find("--appendfsync always"), std::string::npos) << everysec;
+  EXPECT_NE(redis_durability_warning("yes", "no").find("appendfsync is no"), std::string::npos);
+  const std::string no_aof = redis_durability_warning("no", "always");
+  EXPECT_NE(no_aof.find("appendonly is no"), std::string::npos) << no_aof;
+  EXPECT_NE(no_aof.find("--appendonly yes"), std::string::npos) << no_aof;
+}
+
 TEST(RedisStore, RefusesItemsOfAnotherRulesetWrittenBehindItsBack) {
   if (!RedisServer::available()) GTEST_SKIP() << "redis-server is not installed";
   const std::string run = "foreign" + std::to_string(::getpid());
