@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """How well a run's recorded root values predict the games' results.
 
 Reads a run directory's self-play record chunks with the pincer Python module (build/python) and

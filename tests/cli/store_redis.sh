@@ -29,7 +29,7 @@ die() { echo "FAIL $*"; for f in "$tmp"/*.log; do echo "== $f"; tail -n 15 "$f";
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 start_redis() {
   redis-server --port "$port" --bind 127.0.0.1 --dir "$tmp" --appendonly yes \
-    --appendfsync everysec --save '' --daemonize no >> "$tmp/redis.log" 2>&1 &
+    --appendfsync always --save '' --daemonize no >> "$tmp/redis.log" 2>&1 &
   redis_pid=$!
   for ((i = 0; i < 100; ++i)); do
     redis-cli -p "$port" ping 2>/dev/null | grep -q PONG && return 0
