@@ -277,8 +277,10 @@ std::string write_report(const RunDir& dir) {
   }
   std::vector<std::pair<double, std::string>> ladder_lines;
   std::string ladder_caption;
+  bool no_gate = false;  // gating.promotion "always": every candidate promoted unplayed
   try {
     const RunConfig cfg = load_run_config(dir.config());
+    no_gate = cfg.gating().promotion() == "always";
     if (!cfg.anchor().ladder().empty()) {
       const Ladder ladder = load_ladder(cfg.anchor().ladder());
       ladder_caption = cfg.anchor().ladder();
@@ -352,11 +354,16 @@ std::string write_report(const RunDir& dir) {
     << "</td></tr><tr><th class='l'>updated</th><td class='l'>" << utc_now_iso()
     << "</td></tr></table>";
   h << "<h2>Losses</h2>" << chart("Training losses", "training step", "cross-entropy", {pol, val});
-  h << "<h2>Gating and strength</h2>"
-    << chart("Gating: candidate score against the best", "candidate step", "score", {score, rnd},
-             {{0.5, "even"}})
-    << chart("Strength over time (Elo chain of promotions)", "minutes", "Elo vs initial net",
-             {elo});
+  if (no_gate) {
+    h << "<h2>Gating</h2><p>No gate (<code>gating.promotion: \"always\"</code>): every candidate "
+         "drives self-play as soon as it is written. Strength is measured below.</p>";
+  } else {
+    h << "<h2>Gating and strength</h2>"
+      << chart("Gating: candidate score against the best", "candidate step", "score", {score, rnd},
+               {{0.5, "even"}})
+      << chart("Strength over time (Elo chain of promotions)", "minutes", "Elo vs initial net",
+               {elo});
+  }
   h << "<h2>Strength against core-hours</h2>";
   if (!rated_error.empty()) h << "<p>" << esc(rated_error) << "</p>";
   if (rated.empty()) {

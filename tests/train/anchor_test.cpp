@@ -295,6 +295,21 @@ TEST(Anchor, RateRunPicksCheckpointsByCoreHoursAndResumes) {
   o.games = 2;
   EXPECT_EQ(rate_run(dir, o).size(), 3u);
   EXPECT_EQ(read_ratings(ratings_path(dir)).size(), 6u);
+  // The report plots them against core-hours; without a gate it says so instead of its charts.
+  const auto report_text = [&] {
+    write_report(dir);
+    std::ifstream in(dir.report());
+    return std::string((std::istreambuf_iterator<char>(in)), {});
+  };
+  std::string html = report_text();
+  EXPECT_NE(html.find("model-000400.pt"), std::string::npos);
+  EXPECT_NE(html.find("Gating: candidate score against the best"), std::string::npos);
+  RunConfig ungated = cfg;
+  ungated.mutable_gating()->set_promotion("always");
+  save_run_config(dir, ungated);
+  html = report_text();
+  EXPECT_NE(html.find("No gate"), std::string::npos);
+  EXPECT_EQ(html.find("Gating: candidate score against the best"), std::string::npos);
   // A damaged ratings file is named, not used.
   {
     std::ofstream out(ratings_path(dir));
