@@ -8,6 +8,7 @@
 #include "engine/registry.h"
 #include "nn/model.h"
 #include "train/config.h"
+#include "train/cpu_time.h"
 #include "train/warm_start.h"
 
 namespace fs = std::filesystem;
@@ -28,6 +29,8 @@ GamePtr prepare_run_dir(const RunDir& dir, const RunConfig& config, const std::a
     const bool keep = config.warm_start().keep_in_window();
     const std::string labels = keep ? dir.records() : dir.path("warmstart");
     auto model = make_initial_model(*game, config, stop, &warm_games, labels);
+    // The run's CPU so far (the warm start's, in this process), as the trainer counts it.
+    model->metadata().set_core_hours(process_cpu_seconds() / 3600);
     model->save(dir.model(0));
     if (keep && !warm_games.empty() && !config.warm_start().records().empty()) {
       const int chunks = write_warm_start_records(dir.records(), *game, warm_games);

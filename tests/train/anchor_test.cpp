@@ -256,6 +256,8 @@ TEST(Anchor, RateRunPicksCheckpointsByCoreHoursAndResumes) {
   const RunDir dir(scratch / "run");
   const GamePtr game = prepare_run_dir(dir, cfg);  // writes model-000000.pt
   save_run_config(dir, cfg);
+  // The initial network carries the run's CPU time so far (the process's: tests made it).
+  EXPECT_GT(Model::read_metadata(dir.model(0)).core_hours(), 0.0);
   // Checkpoints at 0.2, 0.4, 0.6 and 1.3 core-hours: every 0.5 picks 0.6 and 1.3.
   const std::pair<int, double> written[] = {{100, 0.2}, {200, 0.4}, {300, 0.6}, {400, 1.3}};
   for (auto [step, hours] : written) {
