@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "engine/game.h"
-#include "train/anchor.h"
 #include "store/run_dir.h"
+#include "train/anchor.h"
 
 namespace pincer {
 
