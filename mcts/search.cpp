@@ -307,12 +307,15 @@ SearchResult Search::result() {
   const int n = static_cast<int>(r.actions.size());
   if (gumbel_) {
     r.gumbel = true;
-    std::vector<float> improved, score, sigma, completed;
-    gumbel_scores(improved, score);
-    // The target: softmax(target logits + sigma), the network's own logits where
-    // gumbel_raw_policy_target is set.
+    // sigma(completed Q) once: the halving's score is noise + logits + sigma, the target
+    // softmax(target logits + sigma), the network's own logits where gumbel_raw_policy_target is
+    // set.
+    std::vector<float> sigma, completed, score(n);
     gumbel_sigma(sigma, completed);
-    for (int i = 0; i < n; ++i) sigma[i] += gumbel_->target_logits[i];
+    for (int i = 0; i < n; ++i) {
+      score[i] = gumbel_->noise[i] + (gumbel_->logits[i] + sigma[i]);  // as gumbel_scores()
+      sigma[i] += gumbel_->target_logits[i];
+    }
     const float mx = *std::max_element(sigma.begin(), sigma.end());
     double z = 0, value = 0;
     r.improved_policy.resize(n);
