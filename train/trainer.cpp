@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 #include <xxhash.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <random>
@@ -34,7 +35,8 @@ struct Trainer::Impl {
   DataParallel* group = nullptr;              // data-parallel ranks (null: this process alone)
   int micro_batches = 1;                      // shards of each step computed here
   Precision precision = Precision::kFloat32;  // of the training passes (trainer.precision)
-  // The run's CPU seconds before this process (from the checkpoint it resumed; 0 for a new run).
+  // The run's CPU seconds before this process: from the checkpoint it resumed, or for a new
+  // run the initial network's core-hours (its warm start) not spent in this process.
   double cpu_base = 0;
   double run_cpu_seconds() const { return cpu_base + process_cpu_seconds(); }
 
@@ -259,6 +261,9 @@ Trainer::Trainer(GamePtr game, const RunConfig& config, const RunDir& dir, DataP
                  m.state.step(), m.state.games_seen(), m.window.size(), m.cpu_base / 3600);
   } else {
     m.model = Model::load(dir.model(0), *m.game, device);
+    // A warm start made by an earlier process (killed before the first checkpoint, or an
+    // initial network copied in) still counts; one made in this process is already in its time.
+    m.cpu_base = std::max(0.0, m.model->metadata().core_hours() * 3600 - process_cpu_seconds());
     m.make_optimizer();
     *m.state.mutable_model() = m.model->metadata();
     spdlog::info("trainer starts from {}", m.model->metadata().model_id());

@@ -314,5 +314,27 @@ TEST(Trainer, IngestSkipsABadGameAndKeepsTheRestOfTheChunk) {
   EXPECT_EQ(t.window_size(), static_cast<size_t>(good_positions));
 }
 
+TEST(Trainer, ANewRunCountsAWarmStartMadeByAnEarlierProcess) {
+  ScratchDir scratch("trainer-core-hours");
+  const RunConfig cfg = tictactoe_config(tictactoe_rules(scratch.path()));
+  const RunDir dir(scratch / "run");
+  const GamePtr game = prepare_run_dir(dir, cfg);
+  // An initial network whose warm start took 2 core-hours elsewhere (a killed process, or a
+  // network copied in): the trainer's run total starts there, not at this process's time.
+  auto warm = Model::load(dir.model(0), *game, "cpu");
+  warm->metadata().set_core_hours(2.0);
+  warm->save(dir.model(0));
+  Trainer t(game, cfg, dir);
+  EXPECT_GE(t.core_hours(), 2.0);
+  EXPECT_LT(t.core_hours(), 2.5);
+  t.save_checkpoint();
+  // One made in this process is already in the process's time: not counted twice.
+  warm->metadata().set_core_hours(0.0);
+  warm->save(dir.model(0));
+  fs::remove(dir.checkpoint());
+  Trainer fresh(game, cfg, dir);
+  EXPECT_LT(fresh.core_hours(), 0.5);
+}
+
 }  // namespace
 }  // namespace pincer::testing
