@@ -49,12 +49,73 @@ Json line_text(const Game& game, const State& state, const std::vector<Action>& 
   return out;
 }
 
+// The points each side holds at the end of `line` played from `state` (as far as it goes).
+std::array<double, 2> points_at_end(const State& state, const std::vector<Action>& line) {
+  auto end = state.clone();
+  for (Action a : line) {
+    if (end->outcome().over) break;
+    end->apply(a);
+  }
+  const std::array<int, 2> p = end->points();
+  return {double(p[0]), double(p[1])};
+}
+
+// Alpha-beta search objects kept for the next turns (cleared first, so a turn's answer does not
+// depend on the turns before): at most one per turn running at once, and no table allocation per
+// turn for the allocator to keep.
+class AlphaBetaPool {
+ public:
+  AlphaBetaPool(const Game& game, AlphaBetaOptions options) : game_(game), options_(options) {}
+
+  // A cleared search object from the pool (or a new one), given back at the end of the turn.
+  class Lease {
+   public:
+    explicit Lease(AlphaBetaPool& pool) : pool_(pool) {
+      {
+        std::lock_guard<std::mutex> lock(pool_.mutex_);
+        if (!pool_.free_.empty()) {
+          search_ = std::move(pool_.free_.back());
+          pool_.free_.pop_back();
+        }
+      }
+      if (search_)
+        search_->clear();
+      else
+        search_ = std::make_unique<AlphaBeta>(pool_.game_, pool_.options_);
+    }
+    ~Lease() {
+      search_->set_stop(nullptr);
+      std::lock_guard<std::mutex> lock(pool_.mutex_);
+      pool_.free_.push_back(std::move(search_));
+    }
+    Lease(const Lease&) = delete;
+    Lease& operator=(const Lease&) = delete;
+    AlphaBeta& operator*() const { return *search_; }
+
+   private:
+    AlphaBetaPool& pool_;
+    std::unique_ptr<AlphaBeta> search_;
+  };
+
+ private:
+  const Game& game_;
+  AlphaBetaOptions options_;
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<AlphaBeta>> free_;
+};
+
 class MctsAnalyzer : public Analyzer {
  public:
   MctsAnalyzer(GamePtr game, std::shared_ptr<Evaluator> evaluator, MctsAnalyzerOptions options)
       : game_(std::move(game)), evaluator_(std::move(evaluator)), options_(std::move(options)) {
     if (options_.cache_entries > 0)
       cache_ = std::make_unique<mcts::EvalCache>(options_.cache_entries);
+    if (counts_points_ && !options_.predicts_points && options_.points_fallback.depth > 0) {
+      AlphaBetaOptions o;
+      o.max_depth = options_.points_fallback.depth;
+      o.hash_mb = options_.points_fallback.hash_mb;
+      fallback_pool_ = std::make_unique<AlphaBetaPool>(*game_, o);
+    }
   }
   const GamePtr& game() const override { return game_; }
   std::string description() const override { return options_.description; }
@@ -73,11 +134,12 @@ class MctsAnalyzer : public Analyzer {
     config.reuse_tree = false;
     config.seed = req.seed;
     const double max_time = req.max_time > 0 ? req.max_time : options_.default_time;
+    const auto t0 = Clock::now();  // the fallback's time is the request's too
+    const std::optional<std::array<double, 2>> fallback = fallback_points(state, req, max_time);
     mcts::Search search(game_, config, cache_.get());
     search.reset(state);
     mcts::LeafBatch batch;
     std::vector<Evaluation> out;
-    const auto t0 = Clock::now();
     double next_report = req.report_every;
     bool stopped = false;
     int idle_steps = 0;
@@ -118,15 +180,38 @@ class MctsAnalyzer : public Analyzer {
       }
       if (req.report && req.report_every > 0 && t >= next_report && !search.done()) {
         next_report = t + req.report_every;
-        req.report(describe(search, search.snapshot(), state, req));
+        req.report(describe(search, search.snapshot(), state, req, fallback));
       }
     }
-    return describe(search, search.snapshot(), state, req);
+    return describe(search, search.snapshot(), state, req, fallback);
   }
 
  private:
+  // Each side's points at the end of a short alpha-beta line from `state` (PointsFallback), or
+  // none: no fallback here, stopped, or no iteration finished within its time.
+  std::optional<std::array<double, 2>> fallback_points(const State& state, const TurnRequest& req,
+                                                       double max_time) {
+    if (!fallback_pool_ || (req.stop && req.stop->load())) return std::nullopt;
+    const PointsFallback& f = options_.points_fallback;
+    double seconds = f.seconds;
+    if (max_time > 0)
+      seconds = seconds > 0 ? std::min(seconds, max_time * f.share) : max_time * f.share;
+    const AlphaBetaPool::Lease lease(*fallback_pool_);
+    AlphaBeta& search = *lease;
+    search.set_seconds(seconds);
+    search.set_stop(req.stop);
+    const SearchInfo info = search.search(state);
+    if (info.depth == 0) {  // no iteration finished (or a single legal move: no search at all)
+      std::vector<Action> legal;
+      state.legal_actions(legal);
+      if (legal.size() > 1) return std::nullopt;
+    }
+    return points_at_end(state, info.pv);
+  }
+
   Json describe(const mcts::Search& search, const mcts::SearchResult& r, const State& state,
-                const TurnRequest& req) const {
+                const TurnRequest& req,
+                const std::optional<std::array<double, 2>>& fallback) const {
     const int n = static_cast<int>(r.actions.size());
     std::vector<int> order(n);
     std::iota(order.begin(), order.end(), 0);
@@ -172,8 +257,10 @@ class MctsAnalyzer : public Analyzer {
           infos[k]["expectedPointsDiff"] = round2(*diffs[k + 1]);
         }
         root["expectedPointsDiff"] = round2(sum / weight);
+        root["pointsSource"] = "model";
       }
     }
+    if (fallback) add_expected_points(root, *game_, state, *fallback);
     out["rootInfo"] = std::move(root);
     out["moveInfos"] = std::move(infos);
     if (req.include_policy) {
@@ -235,19 +322,21 @@ class MctsAnalyzer : public Analyzer {
   MctsAnalyzerOptions options_;
   bool counts_points_ = counts_points(*game_);
   std::unique_ptr<mcts::EvalCache> cache_;
+  std::unique_ptr<AlphaBetaPool> fallback_pool_;  // set: the points fallback
 };
 
 // Alpha-beta has no visits: the root is searched once for its best line, then every root move
 // is searched on its own (its child position one ply shallower) for a score of its own. One
 // search object (one transposition table of `hash` MB) serves all of a request's searches, so
 // a turn's memory is bounded and the moves' searches reuse what the root's found; `stop` ends
-// whichever search runs and skips the rest. Search objects are kept for the next turns (cleared
-// first, so a turn's answer does not depend on the turns before): at most one per turn running
-// at once, and no 16 MB allocation per turn for the allocator to keep.
+// whichever search runs and skips the rest. Search objects come from a pool (AlphaBetaPool).
 class AlphaBetaAnalyzer : public Analyzer {
  public:
   AlphaBetaAnalyzer(GamePtr game, AlphaBetaOptions options, std::string spec)
-      : game_(std::move(game)), options_(options), spec_(std::move(spec)) {}
+      : game_(std::move(game)),
+        options_(options),
+        spec_(std::move(spec)),
+        pool_(*game_, options_) {}
   const GamePtr& game() const override { return game_; }
   std::string description() const override { return spec_; }
 
@@ -260,8 +349,8 @@ class AlphaBetaAnalyzer : public Analyzer {
                                  ? std::min(root_options.seconds, req.max_time / 2)
                                  : req.max_time / 2;
     }
-    const Lease lease(*this);
-    AlphaBeta& search = *lease.search;
+    const AlphaBetaPool::Lease lease(pool_);
+    AlphaBeta& search = *lease;
     search.set_max_depth(root_options.max_depth);
     search.set_seconds(root_options.seconds);
     search.set_stop(req.stop);
@@ -330,16 +419,8 @@ class AlphaBetaAnalyzer : public Analyzer {
     root.update(wdl_json(w, 0, 1 - w));
     root["depth"] = info.depth;
     root["scoreCp"] = info.score;
-    if (counts_points_) {
-      // The points at the end of the best line: what the search expects the game to hold.
-      auto end = state.clone();
-      for (Action a : info.pv) {
-        if (end->outcome().over) break;
-        end->apply(a);
-      }
-      const std::array<int, 2> p = end->points();
-      add_expected_points(root, *game_, state, {double(p[0]), double(p[1])});
-    }
+    // The points at the end of the best line: what the search expects the game to hold.
+    if (counts_points_) add_expected_points(root, *game_, state, points_at_end(state, info.pv));
     Json out;
     out["rootInfo"] = std::move(root);
     out["moveInfos"] = std::move(infos);
@@ -353,36 +434,11 @@ class AlphaBetaAnalyzer : public Analyzer {
   }
 
  private:
-  // A cleared search object from the pool (or a new one), given back at the end of the turn.
-  struct Lease {
-    explicit Lease(AlphaBetaAnalyzer& owner) : owner(owner) {
-      {
-        std::lock_guard<std::mutex> lock(owner.pool_mutex_);
-        if (!owner.pool_.empty()) {
-          search = std::move(owner.pool_.back());
-          owner.pool_.pop_back();
-        }
-      }
-      if (search)
-        search->clear();
-      else
-        search = std::make_unique<AlphaBeta>(*owner.game_, owner.options_);
-    }
-    ~Lease() {
-      search->set_stop(nullptr);
-      std::lock_guard<std::mutex> lock(owner.pool_mutex_);
-      owner.pool_.push_back(std::move(search));
-    }
-    AlphaBetaAnalyzer& owner;
-    std::unique_ptr<AlphaBeta> search;
-  };
-
   GamePtr game_;
   AlphaBetaOptions options_;
   std::string spec_;
   bool counts_points_ = counts_points(*game_);
-  std::mutex pool_mutex_;
-  std::vector<std::unique_ptr<AlphaBeta>> pool_;
+  AlphaBetaPool pool_;
 };
 
 }  // namespace
@@ -398,6 +454,7 @@ void add_expected_points(Json& root_info, const Game& game, const State& state,
       Json{{game.side_name(0), round2(expected[0])}, {game.side_name(1), round2(expected[1])}};
   const int me = state.to_move();
   root_info["expectedPointsDiff"] = round2(expected[me] - expected[me ^ 1]);
+  root_info["pointsSource"] = "alphabeta";
 }
 
 Json wdl_json(double win, double draw, double loss) {

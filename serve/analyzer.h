@@ -5,10 +5,14 @@
 //     A network with a points head also gives the expected final points difference
 //     (expectedPointsDiff): its predictions for the root and the searched moves' positions,
 //     weighted like the root's value (one for the root, a move's visits for its position).
+//     Otherwise (no points head, or rollouts), where the game counts points, a short alpha-beta
+//     search (a small fixed depth, a few ms at most, inside the request's time) gives each
+//     side's expected final points: those at the end of its principal variation.
 //   - Alpha-beta (the "alphabeta:" spec): no visits exist, so every root move is searched on its
 //     own to a fixed depth and its score is turned into a win probability (docs/analysis.md).
 //     Its expected points (per side and their difference) are those at the end of its
 //     principal variation.
+// rootInfo.pointsSource says which: "model" (a points head) or "alphabeta" (a line's end).
 #pragma once
 
 #include <array>
@@ -55,15 +59,29 @@ class Analyzer {
 
 // rootInfo.expectedPoints, by side name like rootInfo.points (which the engine adds): the points
 // each side is expected to hold at the end of the game; and expectedPointsDiff, the side to move's
-// minus the other's.
+// minus the other's; pointsSource "alphabeta".
 void add_expected_points(Json& root_info, const Game& game, const State& state,
                          const std::array<double, 2>& expected);
+
+// The expected points without a points head: a short alpha-beta search of the root, its figure
+// the points at the end of the principal variation.
+struct PointsFallback {
+  int depth = 3;  // plies (0: no fallback)
+  // Time caps: at most `seconds`, and at most `share` of the request's max_time where it has one
+  // (the rest is the main search's). The depth ends it first in all but the busiest positions.
+  double seconds = 0.05;
+  double share = 0.1;
+  int hash_mb = 1;  // one table per concurrent search
+};
 
 struct MctsAnalyzerOptions {
   int default_visits = 200;
   // The evaluator predicts final points differences (Evaluation::points: a network with a points
   // head): report rootInfo.expectedPointsDiff where the game counts points.
   bool predicts_points = false;
+  // Where it does not and the game counts points: the alpha-beta fallback, searched before the
+  // main search and counted in its time (rootInfo.expectedPoints and expectedPointsDiff).
+  PointsFallback points_fallback;
   double default_time = 0;
   // A network's play settings (play/net_search_defaults.h).
   float c_puct = kNetPlayCPuct;

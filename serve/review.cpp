@@ -69,7 +69,7 @@ Json review_from_analyses(const Game& game, const State& start, const std::vecto
     graph.push_back(std::isnan(v0) ? Json() : Json(round4(v0)));
     Json p;
     if (a.is_object() && a.contains("rootInfo")) {
-      for (const char* key : {"expectedPoints", "expectedPointsDiff"}) {
+      for (const char* key : {"expectedPoints", "expectedPointsDiff", "pointsSource"}) {
         if (a["rootInfo"].contains(key)) p[key] = a["rootInfo"][key];
       }
     }

@@ -1,8 +1,12 @@
 // Expected points in rootInfo: from an evaluator that predicts them (a network's points head,
 // faked here; tests/train/serve_points_test.cpp runs a real one), from alpha-beta (the points at
-// the end of its best line), and left out where the game counts no points or the evaluator
-// predicts none.
+// the end of its best line), from a short alpha-beta line beside an evaluator that predicts none
+// (the fallback), and left out where the game counts no points.
 #include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
 
 #include "play/time_manager.h"
 #include "serve/analyzer.h"
@@ -84,26 +88,116 @@ TEST(ExpectedPoints, FromANetworkWithAPointsHead) {
       ASSERT_TRUE(r["rootInfo"].contains("expectedPointsDiff")) << r.dump();
       EXPECT_NEAR(r["rootInfo"]["expectedPointsDiff"].get<double>(), sum / weight, 0.006);
       EXPECT_FALSE(r["rootInfo"].contains("expectedPoints"));  // no per-side figure from a net
+      EXPECT_EQ(r["rootInfo"]["pointsSource"], "model");
     }
     EXPECT_GT(captures_seen, 0) << "no searched move changed the points";
   }
-  // A network without a points head (its evaluations carry none, or the model says so), a game
-  // that counts no points, and rollouts: no field.
+  // A model that says it has a points head but whose evaluations carry none: no figure (the
+  // fallback is for models that say they have none, below), and a game that counts no points:
+  // none either way.
   auto without = serve::make_mcts_analyzer(seize, std::make_shared<FakePointsModel>(false), o);
-  EXPECT_FALSE(
-      analyse(*without, *seize->initial_state())["rootInfo"].contains("expectedPointsDiff"));
-  o.predicts_points = false;
-  auto unsaid = serve::make_mcts_analyzer(seize, std::make_shared<FakePointsModel>(true), o);
-  EXPECT_FALSE(
-      analyse(*unsaid, *seize->initial_state())["rootInfo"].contains("expectedPointsDiff"));
-  o.predicts_points = true;
+  const serve::Json r = analyse(*without, *seize->initial_state());
+  EXPECT_FALSE(r["rootInfo"].contains("expectedPointsDiff")) << r.dump();
+  EXPECT_FALSE(r["rootInfo"].contains("pointsSource"));
   const GamePtr seega = load_game("seega-5x5");
-  auto no_points = serve::make_mcts_analyzer(seega, std::make_shared<FakePointsModel>(true), o);
-  EXPECT_FALSE(
-      analyse(*no_points, *seega->initial_state())["rootInfo"].contains("expectedPointsDiff"));
+  for (bool predicts : {true, false}) {
+    o.predicts_points = predicts;
+    auto no_points = serve::make_mcts_analyzer(seega, std::make_shared<FakePointsModel>(true), o);
+    const serve::Json n = analyse(*no_points, *seega->initial_state());
+    EXPECT_FALSE(n["rootInfo"].contains("expectedPointsDiff")) << n.dump();
+    EXPECT_FALSE(n["rootInfo"].contains("expectedPoints"));
+    EXPECT_FALSE(n["rootInfo"].contains("pointsSource"));
+  }
+}
+
+// A model without a points head (and rollouts): each side's points at the end of a short
+// alpha-beta line, the very figure the alpha-beta analyser at the fallback's depth reports
+// (with the fallback's table size), marked "alphabeta"; the moves carry no figure of their own.
+TEST(ExpectedPoints, WithoutAPointsHeadFromAShortAlphaBetaLine) {
+  const GamePtr seize = load_game("seize-reference");
+  serve::MctsAnalyzerOptions o;
+  o.default_visits = 30;
+  o.predicts_points = false;
+  o.points_fallback.seconds = 0;  // the depth alone ends it, however loaded the machine
+  ASSERT_EQ(o.points_fallback.depth, 3);
+  ASSERT_EQ(o.points_fallback.hash_mb, 1);
+  auto no_head = serve::make_mcts_analyzer(seize, std::make_shared<FakePointsModel>(true), o);
   auto rollouts = serve::make_player_analyzer(seize, "mcts:sims=10,rollout=10", 1);
-  EXPECT_FALSE(
-      analyse(*rollouts, *seize->initial_state())["rootInfo"].contains("expectedPointsDiff"));
+  auto ab = serve::make_player_analyzer(seize, "alphabeta:depth=3,hash=1", 1);
+  int checked = 0, gains = 0;
+  for (uint64_t seed = 0; seed <= 4; ++seed) {
+    const std::unique_ptr<State> root =
+        seed == 0 ? seize->initial_state() : capture_position(*seize, seed);
+    ASSERT_TRUE(root);
+    const serve::Json want = analyse(*ab, *root)["rootInfo"];
+    ASSERT_TRUE(want.contains("expectedPoints")) << want.dump();
+    for (serve::Analyzer* a : {no_head.get(), rollouts.get()}) {
+      std::vector<serve::Json> reports;
+      serve::TurnRequest req;
+      req.max_visits = 30;
+      req.report_every = 1e-9;  // a report after every batch
+      req.report = [&](serve::Json j) { reports.push_back(std::move(j)); };
+      const serve::Json r = a->analyze(*root, req);
+      const serve::Json& got = r["rootInfo"];
+      EXPECT_EQ(got["pointsSource"], "alphabeta") << got.dump();
+      EXPECT_EQ(got["expectedPoints"], want["expectedPoints"]) << got.dump() << want.dump();
+      EXPECT_EQ(got["expectedPointsDiff"], want["expectedPointsDiff"]);
+      for (const serve::Json& m : r["moveInfos"]) EXPECT_FALSE(m.contains("expectedPointsDiff"));
+      // Searched before the main search: every report during it has the figure already.
+      for (const serve::Json& p : reports)
+        EXPECT_EQ(p["rootInfo"]["expectedPoints"], want["expectedPoints"]) << p.dump();
+    }
+    const std::array<int, 2> now = root->points();
+    for (int p = 0; p < 2; ++p)
+      gains += want["expectedPoints"][seize->side_name(p)].get<double>() > now[p];
+    ++checked;
+  }
+  EXPECT_EQ(checked, 5);
+  EXPECT_GT(gains, 0) << "no line took anything where captures are on the board";
+  // No fallback asked for (depth 0): no figure.
+  o.points_fallback.depth = 0;
+  auto off = serve::make_mcts_analyzer(seize, std::make_shared<FakePointsModel>(true), o);
+  EXPECT_FALSE(analyse(*off, *seize->initial_state())["rootInfo"].contains("expectedPoints"));
+}
+
+// The fallback's time is the request's: a tiny max_time ends it (with the whole analysis) at
+// once, however deep it may go, and a stop ends it even with no time limit at all.
+TEST(ExpectedPoints, TheFallbackKeepsToTheDeadlineAndTheStop) {
+  using Clock = std::chrono::steady_clock;
+  const GamePtr seize = load_game("seize-reference");
+  const std::unique_ptr<State> root = capture_position(*seize, 2);
+  ASSERT_TRUE(root);
+  serve::MctsAnalyzerOptions o;
+  o.predicts_points = false;
+  o.points_fallback.depth = 60;   // far beyond what any deadline here allows
+  o.points_fallback.seconds = 0;  // no cap of its own: only the request's share
+  o.points_fallback.share = 0.5;
+  auto a = serve::make_mcts_analyzer(seize, std::make_shared<FakePointsModel>(true), o);
+  serve::TurnRequest req;
+  req.max_visits = 1000000;
+  req.max_time = 0.02;
+  auto t0 = Clock::now();
+  serve::Json r = a->analyze(*root, req);
+  EXPECT_LT(std::chrono::duration<double>(Clock::now() - t0).count(), 1.0) << r.dump();
+  EXPECT_GT(r["rootInfo"]["visits"].get<int>(), 0);  // the main search had its turn
+
+  // No time limit anywhere: only the stop, set from another thread, ends it.
+  std::atomic<bool> stop{false};
+  req.max_time = 0;
+  req.stop = &stop;
+  t0 = Clock::now();
+  std::thread stopper([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    stop = true;
+  });
+  r = a->analyze(*root, req);
+  stopper.join();
+  EXPECT_LT(std::chrono::duration<double>(Clock::now() - t0).count(), 2.0) << r.dump();
+  // Stopped before it starts: no fallback search, and no figure.
+  t0 = Clock::now();
+  r = a->analyze(*root, req);
+  EXPECT_LT(std::chrono::duration<double>(Clock::now() - t0).count(), 1.0);
+  EXPECT_FALSE(r["rootInfo"].contains("expectedPoints")) << r.dump();
 }
 
 TEST(ExpectedPoints, AlphaBetaExpectsTheCaptureItSees) {
@@ -135,6 +229,7 @@ TEST(ExpectedPoints, AlphaBetaExpectsTheCaptureItSees) {
     }
     const int me = found->to_move();
     EXPECT_EQ(root["expectedPointsDiff"].get<double>(), then[me] - then[me ^ 1]);
+    EXPECT_EQ(root["pointsSource"], "alphabeta");
     ++checked;
   }
   EXPECT_GE(checked, 3);

@@ -1,7 +1,9 @@
 // The analysis engine with a real network that has a points head (tests/serve/points_test.cpp
 // fakes one): rootInfo.expectedPointsDiff and each move's figure are the network's own
 // predictions, for the side to move at the root, weighted like the value (the root once, each
-// searched move by its visits); a network without the head reports none.
+// searched move by its visits), marked "model"; a network without the head reports the
+// alpha-beta fallback's figure instead (tests/serve/points_test.cpp checks its value), marked
+// "alphabeta", with no figure per move.
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
@@ -69,8 +71,12 @@ TEST(ServePoints, ExpectedPointsDiffIsThePointsHeadWeightedLikeTheValue) {
   EXPECT_NEAR(r["rootInfo"]["expectedPointsDiff"].get<double>(), sum / weight, 0.011) << r.dump();
   EXPECT_GT(std::abs(sum / weight), 0.05);  // a figure that says something, not a default
 
+  EXPECT_EQ(r["rootInfo"]["pointsSource"], "model");
+  EXPECT_FALSE(r["rootInfo"].contains("expectedPoints"));
+
   const serve::Json none = analyse(game, tiny_model(*game, false), *root);
-  EXPECT_FALSE(none["rootInfo"].contains("expectedPointsDiff")) << none.dump();
+  EXPECT_EQ(none["rootInfo"]["pointsSource"], "alphabeta") << none.dump();
+  EXPECT_TRUE(none["rootInfo"].contains("expectedPoints")) << none.dump();
   EXPECT_FALSE(none["moveInfos"][0].contains("expectedPointsDiff"));
 }
 
