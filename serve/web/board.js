@@ -65,8 +65,11 @@ export function drawBoard(svg, layout, view, opts = {}) {
     const half = isPoint(c) ? 0 : SIZE / 2;
     return { x: col * SIZE + half, y: row * SIZE + half };
   };
+  // The arrowhead's id is the board's own: a url(#id) naming another board's marker finds the
+  // first in the document, drawn nothing while that board's page is hidden.
+  const arrowhead = `arrowhead-${svg.id || 'board'}`;
   const defs = el('defs', {}, svg);
-  const marker = el('marker', { id: 'arrowhead', markerWidth: 4, markerHeight: 4, refX: 2.2,
+  const marker = el('marker', { id: arrowhead, markerWidth: 4, markerHeight: 4, refX: 2.2,
                                 refY: 2, orient: 'auto' }, defs);
   el('path', { d: 'M0,0 L4,2 L0,4 z', fill: '#1565c0' }, marker);
   const lastCells = new Set();
@@ -140,7 +143,7 @@ export function drawBoard(svg, layout, view, opts = {}) {
                     'pointer-events': 'none' };
     if (a.from >= 0 && a.from !== a.to) {
       const from = centre(a.from);
-      el('line', { x1: from.x, y1: from.y, x2: to.x, y2: to.y, 'marker-end': 'url(#arrowhead)',
+      el('line', { x1: from.x, y1: from.y, x2: to.x, y2: to.y, 'marker-end': `url(#${arrowhead})`,
                    ...style }, svg);
     } else {
       el('circle', { cx: to.x, cy: to.y, r: 14, fill: 'none', ...style }, svg);
