@@ -306,14 +306,7 @@ function renderAnalyse() {
     onClick: (i) => clickAnalyse(i),
   });
   $('an-turn').textContent = `turn ${an.cursor} of ${an.moves.length} · ${s.result ? 'game over' : `${s.toMove} to move`}`;
-  const expected = an.top?.rootInfo?.expectedPoints;
-  const diff = an.top?.rootInfo?.expectedPointsDiff;
-  const sides = rulesetOf(an.rules).sides;
-  const signed = (d) => (d > 0 ? '+' : '') + d;
-  $('an-points').textContent = !rulesetOf(an.rules).countsPoints ? ''
-    : `points ${s.points[0]} : ${s.points[1]}` +
-      (expected ? ` · expected ${expected[sides[0]]} : ${expected[sides[1]]}`
-        : diff !== undefined ? ` · expected at the end: ${an.top.toMove} ${signed(diff)}` : '');
+  renderPoints(s);
   $('an-moves').replaceChildren(...an.moves.map((m, i) => {
     const li = document.createElement('li');
     li.textContent = m;
@@ -335,6 +328,36 @@ function renderAnalyse() {
   $('an-top').querySelector('tbody').replaceChildren(...rows);
   renderBook(an.top?.book);
   drawGraph($('an-graph'), an.graph, an.cursor, reviewMarks());
+}
+
+// The points bar: the points held and, where the analysis gives them, those expected at the end
+// of the game, with where they come from (rootInfo.pointsSource: the model's points head, or
+// the end of alpha-beta's best line, also beside a model without that head).
+const pointsSources = {
+  model: ['model', "the model's points head: its predicted final lead for the side to move"],
+  alphabeta: ['alpha-beta line', "the points each side holds at the end of alpha-beta's best line " +
+              '(a short search where the model has no points head)'],
+};
+function renderPoints(s) {
+  const bar = $('an-points');
+  const info = an.top?.rootInfo;
+  const expected = info?.expectedPoints;
+  const diff = info?.expectedPointsDiff;
+  const sides = rulesetOf(an.rules).sides;
+  const signed = (d) => (d > 0 ? '+' : '') + d;
+  const counts = rulesetOf(an.rules).countsPoints;
+  const figure = !counts ? '' : expected ? ` · expected ${expected[sides[0]]} : ${expected[sides[1]]}`
+    : diff !== undefined ? ` · expected at the end: ${an.top.toMove} ${signed(diff)}` : '';
+  const [label, why] = (figure && pointsSources[info.pointsSource]) || ['', ''];
+  bar.replaceChildren(counts ? `points ${s.points[0]} : ${s.points[1]}${figure}` : '');
+  if (label) {
+    const caption = document.createElement('small');
+    caption.className = 'points-source';
+    caption.textContent = ` (${label})`;
+    bar.appendChild(caption);
+  }
+  bar.title = why ? `expected at the end of the game, from ${why}` : '';
+  bar.dataset.source = label ? info.pointsSource : '';
 }
 
 // The opening book's view of the position (`pincer serve --book`): its moves, best first.

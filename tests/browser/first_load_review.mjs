@@ -5,9 +5,11 @@
 //   - a game against the level-1 bot, resigned, then Review: a row per side with an accuracy and
 //     counts, as many marked moves in the list (each with its best move) and dots on the graph
 //     as the counts say;
+//   - the analysis page's points bar with the shipped SE!ZE model (no points head): the points
+//     expected at the end of alpha-beta's line, marked as such;
 //   - a phone (390x844, touch): the board fills the width with the controls below it, a move
 //     played by taps, the review readable.
-// Screenshots go to SCREENSHOT_DIR (first-load-*.png, review-*.png).
+// Screenshots go to SCREENSHOT_DIR (first-load-*.png, review-*.png, points-bar-fallback.png).
 // Usage: node first_load_review.mjs BASE_URL SCREENSHOT_DIR CHROMIUM
 import puppeteer from 'puppeteer-core';
 import fs from 'node:fs';
@@ -148,6 +150,33 @@ try {
   log(`review of ${played.moves.length} moves: ${JSON.stringify(sides)}; marked ${marks.map((m) => m.text).join(', ')}`);
   await page.screenshot({ path: path.join(shots, 'review-desktop.png'), fullPage: true });
   const record = await (await fetch(`${base}/api/game/${played.id}/record`)).text();
+
+  // ------------------------------------------------------------ The points bar without a points head
+  // The shipped SE!ZE model has no points head: the bar shows the points expected at the end of
+  // a short alpha-beta line and says so. A line of 18 moves with captures behind and ahead (3 : 1
+  // held; the figure itself depends on how far the fallback gets in its time, so only its shape
+  // is checked).
+  const line = ['g4', '4g3', 'e6f5', 'b5', 'ff4', 'b6', 'h3', 'gg4', 'ff5', 'c7', 'b3', 'd7', 'de6',
+                'e7', 'g7', 'b2', 'd1', 'ee5'];
+  const lineGame = await api('POST', '/api/game', { rules: 'seize-reference', human: 'both', moves: line });
+  if (lineGame.moves?.length !== line.length) fail(`points line: ${JSON.stringify(lineGame).slice(0, 200)}`);
+  const lineRecord = await (await fetch(`${base}/api/game/${lineGame.id}/record`)).text();
+  await page.$eval('#an-input', (e, t) => { e.value = t; }, lineRecord);
+  await page.click('#an-load');
+  await page.waitForFunction((n) => document.getElementById('an-turn').textContent.startsWith(`turn ${n} of ${n}`) &&
+                                    document.getElementById('an-status').dataset.done === '1' &&
+                                    document.getElementById('an-points').dataset.source,
+                             { timeout: 30000 }, line.length);
+  const bar = await page.$eval('#an-points', (e) => ({ text: e.textContent, title: e.title, source: e.dataset.source }));
+  if (bar.source !== 'alphabeta' || !/^points 3 : 1 · expected \d+(\.\d+)? : \d+(\.\d+)? \(alpha-beta line\)$/.test(bar.text) ||
+      !bar.title.includes('alpha-beta')) {
+    fail(`points bar: ${JSON.stringify(bar)}`);
+  }
+  log(`points bar: ${bar.text}`);
+  const top = await (await page.$('#page-analyse .bar')).boundingBox();
+  const bottom = await (await page.$('#an-status')).boundingBox();
+  await page.screenshot({ path: path.join(shots, 'points-bar-fallback.png'),
+                          clip: { x: top.x - 8, y: top.y - 4, width: top.width + 16, height: bottom.y + bottom.height - top.y + 8 } });
 
   // ------------------------------------------------------------ Phone
   const phone = await newPage({ width: 390, height: 844, isMobile: true, hasTouch: true, deviceScaleFactor: 1 });

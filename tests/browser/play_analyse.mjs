@@ -114,6 +114,12 @@ try {
                                     document.querySelectorAll('#an-board .arrow').length > 0,
                              { timeout: 30000 }, turns - 1);
   await page.screenshot({ path: path.join(shots, 'analyse.png'), fullPage: true });
+  // The points bar: alpha-beta's expected final points, marked as such.
+  const bar = await page.$eval('#an-points', (e) => ({ text: e.textContent, source: e.dataset.source }));
+  if (bar.source !== 'alphabeta' || !/ · expected \S+ : \S+ \(alpha-beta line\)$/.test(bar.text)) {
+    fail(`points bar: ${JSON.stringify(bar)}`);
+  }
+  log(`points bar: ${bar.text}`);
   // Another game drawn from its own layout: Seega's start, then one placement by click.
   await page.select('#an-rules', 'seega-5x5');
   await page.waitForSelector('#an-board [data-cell="b2"] .target');
