@@ -1,5 +1,8 @@
 // pincer ladder: a round robin between several players, Elo ratings fitted by maximum
-// likelihood (anchored at random = 0), printed as a table and written as an HTML page.
+// likelihood (anchored at random = 0), printed as a table and written as an HTML page. With
+// --extend, new players are rated against the players of an existing ladder file, whose ratings
+// stay as they are, and added to it: a ladder grows (a stronger anchor above today's models)
+// without replaying its round robin.
 #include <google/protobuf/text_format.h>
 #include <spdlog/spdlog.h>
 
@@ -13,6 +16,7 @@
 #include "engine/atomic_file.h"
 #include "engine/registry.h"
 #include "play/ladder.h"
+#include "play/ladder_file.h"
 #include "play/match.h"
 #include "play/players.h"
 #include "proto/ladder.pb.h"
@@ -31,11 +35,18 @@ struct Options {
   bool json = false;
   std::string save;
   std::string notes;
+  std::string extend;                // a ladder file whose players rate --players
+  std::vector<std::string> against;  // with --extend: these of its players (default: all)
 };
 
 std::string command_line(const Options& o) {
   std::string c = "pincer ladder --rules " + o.rules + " --players ";
   for (size_t i = 0; i < o.players.size(); ++i) c += (i ? "," : "") + o.players[i];
+  if (!o.extend.empty()) {
+    c += " --extend " + o.extend;
+    if (!o.against.empty()) c += " --against ";
+    for (size_t i = 0; i < o.against.size(); ++i) c += (i ? "," : "") + o.against[i];
+  }
   c += " --games " + std::to_string(o.games) + " --openings " + std::to_string(o.openings) +
        " --seed " + std::to_string(o.seed) + " --threads " + std::to_string(o.threads);
   return c;
@@ -50,12 +61,112 @@ std::string utc_now_text() {
   return buf;
 }
 
-void run(const Options& o) {
-  const GamePtr game = load_game(o.rules);
+std::vector<std::string> expand_specs(const std::vector<std::string>& items) {
   std::vector<std::string> specs;
-  for (const std::string& item : o.players) {
+  for (const std::string& item : items) {
     for (const std::string& spec : split_player_specs(item)) specs.push_back(spec);
   }
+  return specs;
+}
+
+// --extend: each new player plays --games against each chosen ladder player and gets a
+// maximum-likelihood rating with the ladder's ratings fixed (their own intervals folded into
+// its interval); new players do not play each other.
+void extend(const Options& o) {
+  const GamePtr game = load_game(o.rules);
+  Ladder ladder = load_ladder(o.extend, game.get());
+  const std::vector<std::string> specs = expand_specs(o.players);
+  if (specs.empty()) throw std::invalid_argument("--players names no player to add");
+  auto find = [&](const std::string& spec) {
+    for (int i = 0; i < ladder.players_size(); ++i) {
+      if (ladder.players(i).player() == spec) return i;
+    }
+    return -1;
+  };
+  for (size_t i = 0; i < specs.size(); ++i) {
+    player_maker(game, specs[i]);  // refuses bad specs before any game
+    if (find(specs[i]) >= 0)
+      throw std::invalid_argument("player '" + specs[i] + "' is already on " + o.extend);
+    for (size_t j = 0; j < i; ++j) {
+      if (specs[i] == specs[j])
+        throw std::invalid_argument("player '" + specs[i] + "' is listed twice");
+    }
+  }
+  std::vector<int> opponents;
+  for (const std::string& spec : expand_specs(o.against)) {
+    const int k = find(spec);
+    if (k < 0) throw std::invalid_argument("--against: '" + spec + "' is not on " + o.extend);
+    if (std::find(opponents.begin(), opponents.end(), k) == opponents.end()) opponents.push_back(k);
+  }
+  if (o.against.empty()) {
+    for (int k = 0; k < ladder.players_size(); ++k) opponents.push_back(k);
+  }
+  std::printf(
+      "extending %s (%s, anchored at %s = 0): %zu new players, %d games against each "
+      "of %zu ladder players\n",
+      o.extend.c_str(), ladder.rules().c_str(), ladder.anchor().c_str(), specs.size(),
+      o.games + (o.games & 1), opponents.size());
+  std::vector<LadderPlayer> added;
+  for (size_t i = 0; i < specs.size(); ++i) {
+    std::vector<AnchorGames> games;
+    for (size_t k = 0; k < opponents.size(); ++k) {
+      const LadderPlayer& opp = ladder.players(opponents[k]);
+      MatchOptions mo;
+      mo.games = o.games;
+      mo.threads = o.threads;
+      mo.opening_plies = o.openings;
+      mo.seed = mix_seed(o.seed, i * opponents.size() + k);
+      const MatchResult r = run_match(game, specs[i], opp.player(), mo);
+      AnchorGames g;
+      g.player = opp.player();
+      g.opponent_elo = opp.elo();
+      g.opponent_sd = ladder_sd(opp);
+      g.games = static_cast<int>(r.games.size());
+      g.score = r.wins + 0.5 * r.draws;
+      games.push_back(g);
+      std::printf("  %s vs %s (%+.0f): %.1f/%d\n", specs[i].c_str(), opp.player().c_str(),
+                  opp.elo(), g.score, g.games);
+      std::fflush(stdout);
+    }
+    const AnchoredElo fit = fit_anchored_elo(games);
+    double points = 0;
+    for (const AnchorGames& g : games) points += g.score;
+    LadderPlayer p;
+    p.set_player(specs[i]);
+    p.set_elo(std::round(fit.elo));
+    p.set_elo_low(std::round(fit.low));
+    p.set_elo_high(std::round(fit.high));
+    p.set_games(fit.games);
+    p.set_score(fit.games ? std::round(points / fit.games * 1000) / 1000 : 0);
+    std::printf("%s: %+.0f (%+.0f .. %+.0f) over %d games, score %.1f%%\n", specs[i].c_str(),
+                p.elo(), p.elo_low(), p.elo_high(), p.games(), 100 * p.score());
+    added.push_back(p);
+  }
+  if (o.save.empty()) return;
+  for (const LadderPlayer& p : added) *ladder.add_players() = p;
+  std::stable_sort(ladder.mutable_players()->begin(), ladder.mutable_players()->end(),
+                   [](const LadderPlayer& x, const LadderPlayer& y) { return x.elo() > y.elo(); });
+  ladder.set_command(ladder.command() + "; then " + command_line(o));
+  ladder.set_rated(ladder.rated() + "; extended " + utc_now_text());
+  std::string added_names;
+  for (const LadderPlayer& p : added) added_names += (added_names.empty() ? "" : ", ") + p.player();
+  ladder.set_notes(ladder.notes() + " Extended by `pincer ladder --extend`: " + added_names +
+                   " rated against the players above with their ratings fixed." +
+                   (o.notes.empty() ? "" : " " + o.notes));
+  std::string text;
+  google::protobuf::TextFormat::PrintToString(ladder, &text);
+  atomic_write_file(o.save,
+                    "# Rated reference players (proto/ladder.proto), written by `pincer "
+                    "ladder --save`.\n" +
+                        text);
+  std::printf("ladder written to %s\n", o.save.c_str());
+}
+
+void run(const Options& o) {
+  if (!o.extend.empty()) return extend(o);
+  if (!o.against.empty()) throw std::invalid_argument("--against needs --extend");
+  const GamePtr game = load_game(o.rules);
+  const std::vector<std::string> specs = expand_specs(o.players);
   if (specs.size() < 2) throw std::invalid_argument("--players needs at least two players");
   for (size_t i = 0; i < specs.size(); ++i) {
     player_maker(game, specs[i]);  // refuses bad specs before any game
@@ -188,6 +299,11 @@ RegisterCommand reg{
                      "runs' anchored Elo");
       app.add_option("--notes", o->notes, "A note kept in the --save file (how it was run)");
       app.add_flag("--json", o->json, "Print the ratings as a JSON object on the last line");
+      app.add_option("--extend", o->extend,
+                     "Rate --players against the players of this ladder file, their ratings "
+                     "fixed, and add them to it (written with --save)");
+      app.add_option("--against", o->against,
+                     "With --extend: the ladder players to play, comma separated (default: all)");
       app.callback([o] { run(*o); });
     }};
 
