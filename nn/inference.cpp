@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "engine/thread_name.h"
+
 namespace pincer {
 
 namespace {
@@ -38,7 +40,10 @@ InferenceService::InferenceService(std::shared_ptr<Model> model, InferenceOption
   options_.threads = std::max(1, options_.threads);
   expected_callers_ = options_.expected_callers;
   stats_start_ = now_s();
-  thread_ = std::thread([this] { run(); });
+  thread_ = std::thread([this] {
+    set_thread_name("inference");
+    run();
+  });
 }
 
 InferenceService::~InferenceService() {

@@ -209,6 +209,7 @@ class TrainingLoop {
     const std::string path = trainer_.write_model();
     trainer_.save_checkpoint();
     progress_.unsaved_steps = 0;
+    checkpoint_since_look_ = true;
     metrics_.train(progress_);
     status_.clear();
     spdlog::info("step {}: wrote {} (loss p {:.3f} v {:.3f}, {:.2f} core-hours)", trainer_.step(),
@@ -216,8 +217,16 @@ class TrainingLoop {
                  trainer_.core_hours());
   }
 
-  // Gates the newest candidate due, if any (training pauses; self-play goes on).
+  // Gates the newest candidate due, if any (training pauses; self-play goes on). Candidates
+  // come from this loop's checkpoints, or were left by a run before it: looking is due after a
+  // checkpoint, and otherwise at most every few seconds (a look reads the gate log and the best
+  // model's file, which the loop would otherwise repeat ten times a second while it waits for
+  // self-play's games).
   void gate_due() {
+    const double now = now_s();
+    if (!checkpoint_since_look_ && now - last_gate_look_ < kGateLookSeconds) return;
+    checkpoint_since_look_ = false;
+    last_gate_look_ = now;
     const std::string cand = gatekeeper_.next_candidate();
     if (cand.empty() || stopping()) return;
     status_.clear();
@@ -307,6 +316,9 @@ class TrainingLoop {
   std::string last_gate_;
   int gates_ = 0, promotions_ = 0;
   double last_report_ = now_s(), last_log_ = now_s();
+  static constexpr double kGateLookSeconds = 5;
+  bool checkpoint_since_look_ = true;  // the first look finds what a run before this one left
+  double last_gate_look_ = 0;
 };
 
 }  // namespace

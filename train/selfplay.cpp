@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "engine/random.h"
+#include "engine/thread_name.h"
 #include "mcts/cache.h"
 #include "mcts/search.h"
 #include "play/alphabeta.h"
@@ -317,6 +318,7 @@ void SelfPlay::run(const std::atomic<bool>& stop, int64_t max_games, bool write_
   for (int t = 0; t < threads; ++t) {
     const int games = sp.parallel_games() / threads + (t < sp.parallel_games() % threads ? 1 : 0);
     pool.emplace_back([&, t, games] {
+      set_thread_name("selfplay-" + std::to_string(t));
       try {
         m.play_thread(t, games, stop, failed, max_games);
       } catch (...) {
