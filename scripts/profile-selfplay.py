@@ -40,7 +40,11 @@ def find_pid(run_dir):
         except OSError:
             continue
         args = [a.decode(errors="replace") for a in args if a]
-        if "train" not in args or "--dir" not in args:
+        try:
+            exe = os.path.basename(os.readlink(f"/proc/{pid}/exe"))
+        except OSError:
+            continue
+        if exe != "pincer" or "train" not in args or "--dir" not in args:
             continue
         i = args.index("--dir")
         if i + 1 < len(args):
