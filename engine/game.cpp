@@ -3,6 +3,7 @@
 
 #include <xxhash.h>
 
+#include <algorithm>
 #include <vector>
 
 namespace pincer {
@@ -30,6 +31,24 @@ bool State::has_winning_action() const {
   std::vector<Action> wins;
   winning_actions(wins);
   return !wins.empty();
+}
+
+void Game::apply_symmetry_plane(int sym, float* plane) const {
+  const InputShape shape = input_shape();
+  const size_t cells = static_cast<size_t>(shape.height) * shape.width;
+  // The plane as plane 0 of an otherwise empty input: every game's symmetry is a permutation of
+  // each plane's cells, so the other planes' zeros do not leak into it.
+  thread_local std::vector<float> input;
+  input.assign(static_cast<size_t>(shape.size()), 0.0f);
+  std::copy(plane, plane + cells, input.begin());
+  apply_symmetry(sym, input.data(), nullptr);
+  std::copy(input.begin(), input.begin() + static_cast<std::ptrdiff_t>(cells), plane);
+}
+
+bool Game::provides_ownership() const {
+  const InputShape shape = input_shape();
+  std::vector<float> cells(static_cast<size_t>(shape.height) * shape.width);
+  return initial_state()->ownership(0, cells.data());
 }
 
 }  // namespace pincer

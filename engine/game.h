@@ -153,6 +153,18 @@ class State {
   // The policy output index of an action, in the same point of view as encode(). Identity by
   // default; a game whose encoding turns the board for one player turns its actions too.
   virtual int policy_index(Action action) const { return action; }
+  // Who holds each cell of the input grid (H x W of Game::input_shape()), for the ownership
+  // target of training (a KataGo-style auxiliary target): writes H * W values, +1 where a piece
+  // of `player` stands, -1 where one of the other player's stands, 0 elsewhere (empty, a marker
+  // owned by nobody, a cell off the board), each at the cell where encode() puts that square's
+  // piece planes when `player` is the player to move: the same orientation, so a target read at
+  // a later ply lines up with the earlier position's input. Moved by Game::apply_symmetry_plane.
+  // Returns false (and writes nothing) where the game provides no ownership; a game that
+  // provides it does so for every state.
+  virtual bool ownership(int player, float* cells) const {
+    (void)player, (void)cells;
+    return false;
+  }
 
   virtual bool equals(const State& other) const = 0;
 
@@ -218,6 +230,14 @@ class Game {
   virtual void apply_symmetry(int sym, float* planes, float* policy) const {
     (void)sym, (void)planes, (void)policy;
   }
+
+  // Applies symmetry `sym` (0 < sym < num_symmetries()) in place to one H x W plane laid out
+  // like the input's piece planes (State::ownership), as apply_symmetry moves those planes. The
+  // default moves it as apply_symmetry moves plane 0 of the input (a piece plane in every game
+  // here); a game whose plane 0 lies otherwise overrides it.
+  virtual void apply_symmetry_plane(int sym, float* plane) const;
+  // Whether the game's states provide State::ownership (asked of the initial state).
+  bool provides_ownership() const;
 
   // The policy's layout on the board (see PolicyPlanes); none by default.
   virtual PolicyPlanes policy_planes() const { return {}; }

@@ -96,6 +96,9 @@ ResidualNetImpl::ResidualNetImpl(const NetworkConfig& c, int in_ch, int h, int w
   value_fc1 = register_module("value_fc1", Linear(c.value_channels() * h * w, c.value_hidden()));
   value_fc2 = register_module("value_fc2", Linear(c.value_hidden(), 3));
   if (c.points_head()) points_fc = register_module("points_fc", Linear(c.value_hidden(), 1));
+  if (c.ownership_head()) {
+    ownership_conv = register_module("ownership_conv", Conv2d(Conv2dOptions(ch, 1, 1)));
+  }
 }
 
 NetOutput ResidualNetImpl::forward_all(torch::Tensor x) {
@@ -112,6 +115,7 @@ NetOutput ResidualNetImpl::forward_all(torch::Tensor x) {
   v = torch::relu(value_fc1(v));
   out.value = value_fc2(v);
   if (!points_fc.is_empty()) out.points = points_fc(v).squeeze(1);
+  if (!ownership_conv.is_empty()) out.ownership = torch::tanh(ownership_conv(t)).squeeze(1);
   return out;
 }
 
@@ -139,6 +143,7 @@ NetOutput ResidualNetImpl::forward_for_training(torch::Tensor x, Precision preci
   out.policy = out.policy.to(torch::kFloat32);
   out.value = out.value.to(torch::kFloat32);
   if (out.points.defined()) out.points = out.points.to(torch::kFloat32);
+  if (out.ownership.defined()) out.ownership = out.ownership.to(torch::kFloat32);
   return out;
 }
 
@@ -282,6 +287,11 @@ std::unique_ptr<Model> Model::create(const Game& game, const NetworkConfig& netw
     m.set_policy_planes(planes.planes);
   }
   if (!net.has_points_head()) net.set_points_head(false);
+  if (!net.has_ownership_head()) net.set_ownership_head(false);
+  if (net.ownership_head() && !game.provides_ownership()) {
+    throw ModelError("network.ownership_head needs a game that provides ownership; " +
+                     game.ruleset_name() + " provides none");
+  }
   m.set_training_step(0);
   m.set_created(utc_now_iso());
   m.set_created_unix_ms(unix_ms_now());

@@ -87,7 +87,8 @@ class Model {
   std::string device() const;
   int64_t parameter_count() const;
   // Floating-point operations of one position's forward pass (a multiply-add counts 2;
-  // convolutions and dense layers only), for effective GFLOP/s.
+  // convolutions and dense layers only; not the ownership head, which infer() skips), for
+  // effective GFLOP/s.
   int64_t flops_per_position() const;
 
   // Runs the network in inference mode on `n` encoded positions (n * input_size() floats).
@@ -96,6 +97,8 @@ class Model {
   // move. Not thread-safe: one caller at a time (the inference service's thread).
   void infer(const float* input, int n, float* policy_logits, float* wdl, float* points = nullptr);
   bool has_points_head() const { return meta_.network().points_head(); }
+  // The ownership head is trained but never run here: play pays nothing for it.
+  bool has_ownership_head() const { return meta_.network().ownership_head(); }
   // Inference precision (default: default_precision()).
   void set_precision(Precision precision);
   Precision precision() const;

@@ -20,14 +20,16 @@ struct ResidualBlockImpl : torch::nn::Module {
 TORCH_MODULE(ResidualBlock);
 
 struct NetOutput {
-  torch::Tensor policy;  // [N, num_actions] logits
-  torch::Tensor value;   // [N, 3] win/draw/loss logits for the player to move
-  torch::Tensor points;  // [N] final points difference for the player to move; undefined
-                         // without a points head
+  torch::Tensor policy;     // [N, num_actions] logits
+  torch::Tensor value;      // [N, 3] win/draw/loss logits for the player to move
+  torch::Tensor points;     // [N] final points difference for the player to move; undefined
+                            // without a points head
+  torch::Tensor ownership;  // [N, H, W] in [-1, 1]: who holds each cell some plies later, for
+                            // the player to move; undefined without an ownership head
 };
 
-// Input [N, C, H, W] -> policy logits, value logits and (with a points head) points. The policy
-// head is dense (policy_fc) or convolutional (policy_out, whose planes are read out at
+// Input [N, C, H, W] -> policy logits, value logits and (with those heads) points and ownership.
+// The policy head is dense (policy_fc) or convolutional (policy_out, whose planes are read out at
 // policy_map: `policy_planes` in the metadata; nn/model.h).
 struct ResidualNetImpl : torch::nn::Module {
   ResidualNetImpl(const NetworkConfig& config, int in_channels, int height, int width,
@@ -52,7 +54,8 @@ struct ResidualNetImpl : torch::nn::Module {
   torch::nn::Conv2d value_conv{nullptr};
   torch::nn::BatchNorm2d value_bn{nullptr};
   torch::nn::Linear value_fc1{nullptr}, value_fc2{nullptr};
-  torch::nn::Linear points_fc{nullptr};  // optional
+  torch::nn::Linear points_fc{nullptr};       // optional
+  torch::nn::Conv2d ownership_conv{nullptr};  // optional: tower -> 1 plane (tanh); training only
 };
 TORCH_MODULE(ResidualNet);
 

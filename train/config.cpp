@@ -214,6 +214,10 @@ RunConfig complete_run_config(RunConfig r, const std::string& origin) {
   if (!tr.has_points_loss_weight()) tr.set_points_loss_weight(0.1f);
   c.range("trainer.points_loss_weight", tr.points_loss_weight(), 0, 100);
   if (!tr.has_root_value_weight()) tr.set_root_value_weight(0);
+  if (!tr.has_ownership_loss_weight()) tr.set_ownership_loss_weight(0.5f);
+  c.range("trainer.ownership_loss_weight", tr.ownership_loss_weight(), 0, 100);
+  if (!tr.has_ownership_plies()) tr.set_ownership_plies(8);
+  c.range("trainer.ownership_plies", tr.ownership_plies(), 1, 10000);
   c.range("trainer.batch_size", tr.batch_size(), 1, 65536);
   c.range("trainer.window_positions", tr.window_positions(), tr.batch_size(), 1e8);
   c.range("trainer.min_positions", tr.min_positions(), 1, tr.window_positions());

@@ -30,8 +30,11 @@ double now_s() {
 // Losses averaged over the steps since the last checkpoint, and training throughput.
 struct TrainProgress {
   double loss_p = 0, loss_v = 0, lr = 0;
+  // The auxiliary heads' losses (0 where the network has no such head).
+  double loss_points = 0, loss_ownership = 0;
   int loss_n = 0;
   double last_p = 0, last_v = 0;  // the latest averages shown and logged
+  double last_points = 0, last_ownership = 0;
   double samples_per_s = 0;
   double window_start = now_s();
   int64_t window_steps = 0;
@@ -40,6 +43,8 @@ struct TrainProgress {
   void add(const TrainStepResult& r) {
     loss_p += r.policy_loss;
     loss_v += r.value_loss;
+    loss_points += r.points_loss;
+    loss_ownership += r.ownership_loss;
     lr = r.lr;
     ++loss_n;
     ++window_steps;
@@ -49,10 +54,12 @@ struct TrainProgress {
     if (loss_n == 0) return;
     last_p = loss_p / loss_n;
     last_v = loss_v / loss_n;
+    last_points = loss_points / loss_n;
+    last_ownership = loss_ownership / loss_n;
   }
   void restart_average() {
     average();
-    loss_p = loss_v = 0;
+    loss_p = loss_v = loss_points = loss_ownership = 0;
     loss_n = 0;
   }
   // Samples/s over windows of 2 s while training; 0 after 5 s without a step.
@@ -94,7 +101,11 @@ class Metrics {
     char buf[128];
     std::snprintf(buf, sizeof buf, "%.5f,%.5f,%.6g,%.1f,", p.last_p, p.last_v, p.lr,
                   p.samples_per_s);
-    row("train", buf, "");
+    // points_loss,ownership_loss: empty where the network has no such head.
+    const NetworkConfig& net = trainer_.model_metadata().network();
+    std::string aux = net.points_head() ? fmt::format("{:.5f}", p.last_points) : "";
+    aux += net.ownership_head() ? fmt::format(",{:.5f}", p.last_ownership) : ",";
+    row("train", buf, "", ",,,,", aux);
   }
   void gate(const GateResult& g) {
     char buf[256];
@@ -109,7 +120,8 @@ class Metrics {
 
  private:
   void row(const std::string& event, const std::string& train_fields,
-           const std::string& gate_fields, const std::string& anchor_fields = ",,,,") {
+           const std::string& gate_fields, const std::string& anchor_fields = ",,,,",
+           const std::string& aux_fields = ",") {
     const SelfPlayStats s = selfplay_.stats();
     char buf[256];
     std::snprintf(buf, sizeof buf, "%lld,%s,%lld,%lld,%lld,", static_cast<long long>(unix_ms_now()),
@@ -124,6 +136,7 @@ class Metrics {
     line += "," + selfplay_.model_id() + "," + anchor_fields;
     std::snprintf(buf, sizeof buf, ",%.4f", trainer_.core_hours());
     line += buf;
+    line += "," + aux_fields;
     append_metrics_row(dir_, line);
   }
 
@@ -212,8 +225,12 @@ class TrainingLoop {
     checkpoint_since_look_ = true;
     metrics_.train(progress_);
     status_.clear();
-    spdlog::info("step {}: wrote {} (loss p {:.3f} v {:.3f}, {:.2f} core-hours)", trainer_.step(),
-                 fs::path(path).filename().string(), progress_.last_p, progress_.last_v,
+    const NetworkConfig& net = trainer_.model_metadata().network();
+    std::string aux;
+    if (net.points_head()) aux += fmt::format(" points {:.3f}", progress_.last_points);
+    if (net.ownership_head()) aux += fmt::format(" ownership {:.4f}", progress_.last_ownership);
+    spdlog::info("step {}: wrote {} (loss p {:.3f} v {:.3f}{}, {:.2f} core-hours)", trainer_.step(),
+                 fs::path(path).filename().string(), progress_.last_p, progress_.last_v, aux,
                  trainer_.core_hours());
   }
 

@@ -219,6 +219,9 @@ std::string write_report(const RunDir& dir) {
   };
   const std::string hours_label = have_core_hours ? "core-hours" : "hours";
   Series pol{"policy loss", "#1f77b4"}, val{"value loss", "#d62728"};
+  // The auxiliary heads' losses (empty fields where the network has no such head).
+  Series pts{"points loss (Huber, points)", "#2ca02c"},
+      own{"ownership loss (squared error per cell)", "#9467bd"};
   Series games{"self-play games", "#2ca02c"}, sps{"samples/s", "#9467bd"};
   Series eps{"network evals/s", "#ff7f0e"};
   for (auto& r : rows) {
@@ -229,6 +232,11 @@ std::string write_report(const RunDir& dir) {
       if (std::isfinite(to_d(r["policy_loss"])))
         pol.points.push_back({step, to_d(r["policy_loss"])});
       if (std::isfinite(to_d(r["value_loss"]))) val.points.push_back({step, to_d(r["value_loss"])});
+      if (std::isfinite(to_d(r["points_loss"])))
+        pts.points.push_back({step, to_d(r["points_loss"])});
+      if (std::isfinite(to_d(r["ownership_loss"]))) {
+        own.points.push_back({step, to_d(r["ownership_loss"])});
+      }
       if (std::isfinite(to_d(r["samples_per_s"])))
         sps.points.push_back({minutes, to_d(r["samples_per_s"])});
     }
@@ -354,6 +362,12 @@ std::string write_report(const RunDir& dir) {
     << "</td></tr><tr><th class='l'>updated</th><td class='l'>" << utc_now_iso()
     << "</td></tr></table>";
   h << "<h2>Losses</h2>" << chart("Training losses", "training step", "cross-entropy", {pol, val});
+  if (!pts.points.empty() || !own.points.empty()) {
+    std::vector<Series> aux;
+    if (!pts.points.empty()) aux.push_back(pts);
+    if (!own.points.empty()) aux.push_back(own);
+    h << chart("Auxiliary losses", "training step", "loss", aux);
+  }
   if (no_gate) {
     h << "<h2>Gating</h2><p>No gate (<code>gating.promotion: \"always\"</code>): every candidate "
          "drives self-play as soon as it is written. Strength is measured below.</p>";

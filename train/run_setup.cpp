@@ -7,6 +7,7 @@
 #include "engine/atomic_file.h"
 #include "engine/registry.h"
 #include "nn/model.h"
+#include "play/time_manager.h"
 #include "train/config.h"
 #include "train/cpu_time.h"
 #include "train/warm_start.h"
@@ -14,6 +15,12 @@
 namespace fs = std::filesystem;
 
 namespace pincer {
+
+NetworkConfig new_run_network(const Game& game, NetworkConfig network) {
+  if (!network.has_points_head()) network.set_points_head(counts_points(game));
+  if (!network.has_ownership_head()) network.set_ownership_head(game.provides_ownership());
+  return network;
+}
 
 GamePtr prepare_run_dir(const RunDir& dir, const RunConfig& config, const std::atomic<bool>* stop) {
   GamePtr game = load_game(config.rules());
@@ -48,13 +55,15 @@ GamePtr prepare_run_dir(const RunDir& dir, const RunConfig& config, const std::a
   } else {
     const ModelMetadata meta = Model::read_metadata(dir.best());
     Model::check_compatible(meta, *game, dir.best());
-    // Heads the config leaves unset were chosen when the model was made (Model::create).
+    // Heads the config leaves unset were chosen when the model was made (new_run_network).
     NetworkConfig wanted = config.network();
     if (!wanted.has_policy_head()) wanted.set_policy_head(meta.network().policy_head());
     if (!wanted.has_points_head()) wanted.set_points_head(meta.network().points_head());
+    if (!wanted.has_ownership_head()) wanted.set_ownership_head(meta.network().ownership_head());
     NetworkConfig have = meta.network();
     if (!have.has_policy_head()) have.set_policy_head("dense");
     if (!have.has_points_head()) have.set_points_head(false);
+    if (!have.has_ownership_head()) have.set_ownership_head(false);
     if (!wanted.has_policy_head() || wanted.policy_head().empty()) wanted.set_policy_head("dense");
     if (have.SerializeAsString() != wanted.SerializeAsString()) {
       spdlog::warn(

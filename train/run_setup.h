@@ -10,6 +10,12 @@
 
 namespace pincer {
 
+// The network of a new run's first model: `network` with the auxiliary heads it leaves unset
+// chosen for the game: a points head where the game counts points (a piece kind of its board
+// layout is worth some), an ownership head where its states provide State::ownership. A field
+// set either way stays as set. (A resumed run keeps its model's heads: prepare_run_dir.)
+NetworkConfig new_run_network(const Game& game, NetworkConfig network);
+
 // Creates the folders and, for a new run, the initial network (models/model-000000.pt, also
 // models/best.pt). Checks that an existing best model fits the game. Returns the run's game.
 // With a warm start (train/warm_start.h) the initial network is trained first; setting `stop`

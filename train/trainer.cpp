@@ -46,7 +46,8 @@ struct Trainer::Impl {
 
   struct Losses {
     torch::Tensor loss, policy, value;
-    torch::Tensor points;  // undefined without a points head
+    torch::Tensor points;     // undefined without a points head
+    torch::Tensor ownership;  // undefined without an ownership head
   };
   // The loss of shard `shard` (of `shards`) of step `step`'s batch.
   Losses shard_losses(int64_t step, int shard, int shards);
@@ -57,6 +58,14 @@ struct Trainer::Impl {
         dir(d),
         window(c.trainer().window_positions(), c.trainer().root_value_weight()),
         precision(parse_precision(c.trainer().precision())) {}
+
+  // The window for the model's heads: ownership targets only for a network that learns them.
+  // Set before the first game is added.
+  void make_window() {
+    const auto& t = cfg.trainer();
+    window = Window(t.window_positions(), t.root_value_weight(),
+                    model->has_ownership_head() ? t.ownership_plies() : 0);
+  }
 
   void make_optimizer() {
     const auto& o = cfg.trainer().optimizer();
@@ -249,18 +258,21 @@ Trainer::Trainer(GamePtr game, const RunConfig& config, const RunDir& dir, DataP
     // Every rank starts from rank 0's checkpoint: the same weights, optimiser and window.
     const std::string bytes = group->broadcast_bytes("");
     m.load_checkpoint(device, &bytes);
+    m.make_window();
     m.share_chunks({});
     m.rebuild_window();
     spdlog::info("trainer rank {} starts at rank 0's step {} (window {} positions)", group->rank(),
                  m.state.step(), m.window.size());
   } else if (fs::exists(dir.checkpoint())) {
     m.load_checkpoint(device);
+    m.make_window();
     m.cpu_base = m.state.cpu_seconds();
     m.rebuild_window();
     spdlog::info("trainer resumed at step {} ({} games, window {} positions, {:.2f} core-hours)",
                  m.state.step(), m.state.games_seen(), m.window.size(), m.cpu_base / 3600);
   } else {
     m.model = Model::load(dir.model(0), *m.game, device);
+    m.make_window();
     // A warm start made by an earlier process (killed before the first checkpoint, or an
     // initial network copied in) still counts; one made in this process is already in its time.
     m.cpu_base = std::max(0.0, m.model->metadata().core_hours() * 3600 - process_cpu_seconds());
@@ -361,6 +373,13 @@ Trainer::Impl::Losses Trainer::Impl::shard_losses(int64_t step, int shard, int s
   auto wdl = torch::zeros({batch, 3}, torch::kFloat32);
   auto has_policy = torch::zeros({batch}, torch::kFloat32);
   auto points = torch::zeros({batch}, torch::kFloat32);
+  const auto& meta = m.model->metadata();
+  const int cells = meta.input_height() * meta.input_width();
+  const bool ownership_head = m.model->has_ownership_head();
+  // Ownership targets and which samples have one ([batch, H * W] and [batch]; empty without
+  // the head).
+  auto ownership = torch::zeros({ownership_head ? batch : 0, cells}, torch::kFloat32);
+  auto has_ownership = torch::zeros({ownership_head ? batch : 0}, torch::kFloat32);
   float* in = input.data_ptr<float>();
   float* tg = target.data_ptr<float>();
   float* mk = mask.data_ptr<float>();
@@ -393,14 +412,18 @@ Trainer::Impl::Losses Trainer::Impl::shard_losses(int64_t step, int shard, int s
     }
     for (int k = 0; k < 3; ++k) wd[b * 3 + k] = s.wdl[k];
     pt[b] = s.points;
+    if (ownership_head && !s.ownership.empty()) {
+      float* own = ownership.data_ptr<float>() + size_t(b) * cells;
+      std::copy(s.ownership.begin(), s.ownership.end(), own);
+      if (sym > 0) m.game->apply_symmetry_plane(sym, own);  // as the input planes
+      has_ownership.data_ptr<float>()[b] = 1;
+    }
   }
   const auto dev = m.model->impl().device;
   auto& net = m.model->impl().net;
   net->train();
-  auto x = input
-               .view({batch, m.model->metadata().input_channels(),
-                      m.model->metadata().input_height(), m.model->metadata().input_width()})
-               .to(dev);
+  auto x =
+      input.view({batch, meta.input_channels(), meta.input_height(), meta.input_width()}).to(dev);
   NetOutput out = net->forward_for_training(x, m.precision);
   auto masked = out.policy.masked_fill(mask.to(dev) == 0, -1e9f);
   auto hp_dev = has_policy.to(dev);
@@ -414,7 +437,18 @@ Trainer::Impl::Losses Trainer::Impl::shard_losses(int64_t step, int shard, int s
     points_loss = torch::nn::functional::huber_loss(out.points, points.to(dev));
     loss = loss + t.points_loss_weight() * points_loss;
   }
-  return {loss, policy_loss, value_loss, points_loss};
+  // The ownership head (if any): the squared error of its tanh output, averaged over the grid's
+  // cells and over the samples that have a target. Squared error (not a cross-entropy over
+  // three classes): the head is one tanh plane whose best answer is the expected ownership, and
+  // a cell's loss is bounded (at most 4), so a few surprising captures cannot swamp a step.
+  torch::Tensor ownership_loss;
+  if (out.ownership.defined()) {
+    auto has = has_ownership.to(dev);
+    auto per_sample = (out.ownership.flatten(1) - ownership.to(dev)).pow(2).mean(1) * has;
+    ownership_loss = per_sample.sum() / has.sum().clamp_min(1.0f);
+    loss = loss + t.ownership_loss_weight() * ownership_loss;
+  }
+  return {loss, policy_loss, value_loss, points_loss, ownership_loss};
 }
 
 TrainStepResult Trainer::train_step() {
@@ -428,8 +462,8 @@ TrainStepResult Trainer::train_step() {
   m.opt->zero_grad();
   // The gradient of the mean of the shards' losses: this process's micro-batches accumulated,
   // then averaged over the ranks.
-  double policy_loss = 0, value_loss = 0, points_loss = 0;
-  bool has_points = false;
+  double policy_loss = 0, value_loss = 0, points_loss = 0, ownership_loss = 0;
+  bool has_points = false, has_ownership = false;
   for (int k = 0; k < m.micro_batches; ++k) {
     Impl::Losses l = m.shard_losses(step, m.first_shard() + k, m.shards());
     if (m.micro_batches > 1) l.loss = l.loss / double(m.micro_batches);
@@ -439,6 +473,10 @@ TrainStepResult Trainer::train_step() {
     if (l.points.defined()) {
       has_points = true;
       points_loss += l.points.item<double>() / m.micro_batches;
+    }
+    if (l.ownership.defined()) {
+      has_ownership = true;
+      ownership_loss += l.ownership.item<double>() / m.micro_batches;
     }
   }
   if (m.group) {
@@ -453,7 +491,8 @@ TrainStepResult Trainer::train_step() {
     for (auto& b : net->buffers()) {
       if (b.is_floating_point()) targets.push_back(b);
     }
-    auto losses = torch::tensor({policy_loss, value_loss, points_loss}, torch::kFloat64);
+    auto losses =
+        torch::tensor({policy_loss, value_loss, points_loss, ownership_loss}, torch::kFloat64);
     targets.push_back(losses);
     std::vector<torch::Tensor> flat_parts;
     for (auto& x : targets) flat_parts.push_back(x.reshape(-1).to(torch::kCPU, torch::kFloat32));
@@ -467,6 +506,7 @@ TrainStepResult Trainer::train_step() {
     policy_loss = losses[0].item<double>();
     value_loss = losses[1].item<double>();
     points_loss = losses[2].item<double>();
+    ownership_loss = losses[3].item<double>();
   }
   m.opt->step();
   m.state.set_step(step + 1);
@@ -475,6 +515,7 @@ TrainStepResult Trainer::train_step() {
   r.policy_loss = policy_loss;
   r.value_loss = value_loss;
   if (has_points) r.points_loss = points_loss;
+  if (has_ownership) r.ownership_loss = ownership_loss;
   r.lr = lr;
   r.batch = m.cfg.trainer().batch_size() * m.shards();
   return r;

@@ -22,7 +22,8 @@ struct TrainStepResult {
   int64_t step = 0;  // steps done after this one
   double policy_loss = 0;
   double value_loss = 0;
-  double points_loss = 0;  // 0 without a points head
+  double points_loss = 0;     // 0 without a points head
+  double ownership_loss = 0;  // 0 without an ownership head
   double lr = 0;
   int batch = 0;
 };

@@ -17,6 +17,7 @@
 #include "store/records.h"
 #include "train/alphabeta_labels.h"
 #include "train/config.h"
+#include "train/run_setup.h"
 
 namespace pincer {
 namespace {
@@ -78,6 +79,9 @@ LabelledGame play_labelled_game(const Game& game, const WarmStartConfig& c, uint
 // A batch of samples as tensors (the trainer's layout), with a random symmetry each.
 struct Batch {
   torch::Tensor input, target, mask, wdl;
+  // Auxiliary targets: points [N]; ownership [N, H * W] and which samples have one [N] (the
+  // ownership tensors are empty without an ownership head).
+  torch::Tensor points, ownership, has_ownership;
 };
 
 Batch make_batch(const Game& game, const Model& model, const std::vector<const Sample*>& picked,
@@ -91,6 +95,12 @@ Batch make_batch(const Game& game, const Model& model, const std::vector<const S
   b.target = torch::zeros({n, actions}, torch::kFloat32);
   b.mask = torch::zeros({n, actions}, torch::kFloat32);
   b.wdl = torch::zeros({n, 3}, torch::kFloat32);
+  b.points = torch::zeros({n}, torch::kFloat32);
+  const auto& meta = model.metadata();
+  const int cells = meta.input_height() * meta.input_width();
+  const bool ownership_head = model.has_ownership_head();
+  b.ownership = torch::zeros({ownership_head ? n : 0, cells}, torch::kFloat32);
+  b.has_ownership = torch::zeros({ownership_head ? n : 0}, torch::kFloat32);
   float* in = b.input.data_ptr<float>();
   float* tg = b.target.data_ptr<float>();
   float* mk = b.mask.data_ptr<float>();
@@ -113,9 +123,15 @@ Batch make_batch(const Game& game, const Model& model, const std::vector<const S
       game.apply_symmetry(sym, scratch.data(), msk);
     }
     for (int k = 0; k < 3; ++k) wd[i * 3 + k] = s.wdl[k];
+    b.points.data_ptr<float>()[i] = s.points;
+    if (ownership_head && !s.ownership.empty()) {
+      float* own = b.ownership.data_ptr<float>() + size_t(i) * cells;
+      std::copy(s.ownership.begin(), s.ownership.end(), own);
+      if (sym > 0) game.apply_symmetry_plane(sym, own);  // as the input planes
+      b.has_ownership.data_ptr<float>()[i] = 1;
+    }
   }
-  const auto& m = model.metadata();
-  b.input = b.input.view({n, m.input_channels(), m.input_height(), m.input_width()});
+  b.input = b.input.view({n, meta.input_channels(), meta.input_height(), meta.input_width()});
   return b;
 }
 
@@ -136,6 +152,28 @@ void add_warm_start_samples(const Game& game, const GameRecord& record, double r
     added.push_back(std::move(s));
   });
   for (Sample& s : added) out.push_back(std::move(s));
+}
+
+void set_warm_start_aux_targets(const Game& game, WarmStartData& data, int ownership_plies) {
+  size_t from = 0;
+  for (const GameRecord& record : data.records) {
+    const size_t n = static_cast<size_t>(record.moves_size());
+    if (n == 0) continue;
+    if (from + n > data.samples.size()) {
+      throw std::logic_error("warm start: fewer samples than the records' moves");
+    }
+    auto final_state = data.samples[from + n - 1].state->clone();
+    final_state->apply(record.moves(record.moves_size() - 1).action());
+    set_aux_targets(game, record, *final_state, ownership_plies, data.samples.data() + from, n);
+    from += n;
+  }
+  if (from != data.samples.size()) {
+    throw std::logic_error("warm start: more samples than the records' moves");
+  }
+}
+
+AuxLossWeights aux_loss_weights(const TrainerConfig& trainer) {
+  return {trainer.points_loss_weight(), trainer.ownership_loss_weight()};
 }
 
 WarmStartData generate_warm_start_data(const Game& game, const WarmStartConfig& c, uint64_t seed,
@@ -221,7 +259,8 @@ void evaluate_holdout(Model& model, const Game& game, const std::vector<const Sa
 
 PretrainStats pretrain_model(Model& model, const Game& game, const WarmStartData& data,
                              const WarmStartConfig& c, uint64_t seed, Precision precision,
-                             const std::atomic<bool>* stop, const PretrainProgress& progress) {
+                             const std::atomic<bool>* stop, const PretrainProgress& progress,
+                             const AuxLossWeights& aux) {
   const double t0 = now_s();
   // Hold out every 20th position block by game: positions of one game are alike, so split by
   // sample index in runs of 64 (about a game) to keep the holdout honest.
@@ -253,8 +292,18 @@ PretrainStats pretrain_model(Model& model, const Game& game, const WarmStartData
     auto value_loss = -(b.wdl.to(dev) * torch::log_softmax(value, 1)).sum(1).mean();
     const double lr = c.learning_rate() * 0.5 * (1 + std::cos(M_PI * step / c.steps()));
     for (auto& group : opt.param_groups()) group.options().set_lr(lr);
+    auto loss = policy_loss + value_loss;
+    if (out.points.defined() && aux.points > 0) {
+      loss = loss + aux.points * torch::nn::functional::huber_loss(out.points, b.points.to(dev));
+    }
+    if (out.ownership.defined() && aux.ownership > 0) {
+      // As the trainer's: squared error per cell, over the samples with a target.
+      auto has = b.has_ownership.to(dev);
+      auto per_sample = (out.ownership.flatten(1) - b.ownership.to(dev)).pow(2).mean(1) * has;
+      loss = loss + aux.ownership * (per_sample.sum() / has.sum().clamp_min(1.0f));
+    }
     opt.zero_grad();
-    (policy_loss + value_loss).backward();
+    loss.backward();
     opt.step();
     st.steps = step + 1;
     if (step >= tail_from) {
@@ -376,7 +425,7 @@ std::unique_ptr<Model> make_initial_model(const Game& game, const RunConfig& con
                                           const std::atomic<bool>* stop,
                                           std::vector<GameRecord>* records,
                                           const std::string& labels_dir) {
-  auto model = Model::create(game, config.network(), "cpu", config.seed());
+  auto model = Model::create(game, new_run_network(game, config.network()), "cpu", config.seed());
   if (!config.warm_start().enabled()) return model;
   const WarmStartConfig c =
       complete_warm_start_config(config.warm_start(), config.trainer().batch_size());
@@ -390,8 +439,11 @@ std::unique_ptr<Model> make_initial_model(const Game& game, const RunConfig& con
   stopped();
   spdlog::info("warm start: {} games, {} positions in {:.0f} s (mean search depth {:.1f})",
                data.games, data.samples.size(), data.seconds, data.mean_depth);
+  set_warm_start_aux_targets(game, data,
+                             model->has_ownership_head() ? config.trainer().ownership_plies() : 0);
   const PretrainStats st = pretrain_model(*model, game, data, c, config.seed(),
-                                          parse_precision(config.trainer().precision()), stop);
+                                          parse_precision(config.trainer().precision()), stop, {},
+                                          aux_loss_weights(config.trainer()));
   stopped();
   spdlog::info(
       "warm start: {} steps in {:.0f} s, loss p {:.3f} v {:.3f}; held out {} positions: the "

@@ -58,6 +58,19 @@ WarmStartData resumable_warm_start_data(const Game& game, const WarmStartConfig&
                                         uint64_t seed, const std::string& labels_dir,
                                         const std::atomic<bool>* stop = nullptr);
 
+// Sets the auxiliary targets of data.samples (set_aux_targets of train/window.h, each game's
+// samples read off in the order of data.records): the points target, and the ownership target
+// `ownership_plies` ahead (0: none). Throws std::logic_error when the samples are not the
+// records' positions in order.
+void set_warm_start_aux_targets(const Game& game, WarmStartData& data, int ownership_plies);
+
+// The weights of the auxiliary heads' losses in pretraining (those of the run's trainer config);
+// 0 leaves a head untrained. A sample without a target adds nothing.
+struct AuxLossWeights {
+  double points = 0;
+  double ownership = 0;
+};
+
 struct PretrainStats {
   int steps = 0;
   double policy_loss = 0, value_loss = 0;  // over the last 10% of the steps
@@ -77,11 +90,15 @@ struct PretrainProgress {
 
 // Trains `model` on `data` (every 20th game held out for the stats) with Adam and a cosine
 // schedule, using the game's symmetries as augmentation, its passes in `precision`
-// (trainer.precision of the run).
+// (trainer.precision of the run). The model's points and ownership heads (if any) learn the
+// samples' targets with the weights `aux`.
 PretrainStats pretrain_model(Model& model, const Game& game, const WarmStartData& data,
                              const WarmStartConfig& config, uint64_t seed, Precision precision,
                              const std::atomic<bool>* stop = nullptr,
-                             const PretrainProgress& progress = {});
+                             const PretrainProgress& progress = {}, const AuxLossWeights& aux = {});
+
+// The pretraining's auxiliary weights for a run: its trainer's loss weights.
+AuxLossWeights aux_loss_weights(const TrainerConfig& trainer);
 
 // Writes labelled games into `dir` as record chunks of writer "warmstart" (64 games each),
 // after removing the chunks of that writer already there (a warm start that was cut short).

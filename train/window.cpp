@@ -41,22 +41,14 @@ void policy_target(const Game& game, const State& state, const MoveRecord& m, in
   s.policy.assign(m.policy().begin(), m.policy().end());
 }
 
-// The record's final points, or those of the position after its last move (`last` is the
-// position before it, null for a record without moves).
-std::array<int, 2> record_final_points(const Game& game, const GameRecord& record,
-                                       const State* last) {
+// The record's final points, or where it has none those of the final position.
+std::array<int, 2> record_final_points(const GameRecord& record, const State& final_state) {
   if (record.final_points_size() == 2) return {record.final_points(0), record.final_points(1)};
   if (record.final_points_size() != 0) {
     throw RecordError("record: " + std::to_string(record.final_points_size()) +
                       " final points (expected 2)");
   }
-  if (!last) {
-    auto start = record.start().empty() ? game.initial_state() : game.parse_state(record.start());
-    return start->points();
-  }
-  auto end = last->clone();
-  end->apply(record.moves(record.moves_size() - 1).action());
-  return end->points();
+  return final_state.points();
 }
 
 }  // namespace
@@ -77,13 +69,36 @@ std::array<float, 3> value_target(const GameRecord& record, int to_move, float r
   return out;
 }
 
+void set_aux_targets(const Game& game, const GameRecord& record, const State& final_state,
+                     int ownership_plies, Sample* samples, size_t n) {
+  const std::array<int, 2> final_points = record_final_points(record, final_state);
+  for (size_t i = 0; i < n; ++i) {
+    Sample& s = samples[i];
+    const int us = s.state->to_move();
+    s.points = static_cast<float>(final_points[us] - final_points[us ^ 1]);
+  }
+  if (ownership_plies <= 0 || n == 0) return;
+  const InputShape shape = game.input_shape();
+  std::vector<float> cells(static_cast<size_t>(shape.height) * shape.width);
+  for (size_t i = 0; i < n; ++i) {
+    const size_t later = i + static_cast<size_t>(ownership_plies);
+    const State& future = later < n ? *samples[later].state : final_state;
+    if (!future.ownership(samples[i].state->to_move(), cells.data())) return;  // none provided
+    // Stored as int8 (+1, -1, 0): a 64-cell board costs 64 bytes per position.
+    samples[i].ownership.assign(cells.size(), 0);
+    for (size_t c = 0; c < cells.size(); ++c) {
+      samples[i].ownership[c] = static_cast<int8_t>(cells[c] > 0.5f    ? 1
+                                                    : cells[c] < -0.5f ? -1
+                                                                       : 0);
+    }
+  }
+}
+
 int Window::add_game(const Game& game, const GameRecord& record) {
   // Everything is checked before the window changes: a bad record adds nothing.
   std::vector<Sample> added;
   std::vector<Action> legal;
-  std::unique_ptr<State> last;  // the position before the last move
   replay_record(game, record, [&](const State& state, int i) {
-    if (i + 1 == record.moves_size()) last = state.clone();
     Sample s;
     s.state = state.clone();
     policy_target(game, state, record.moves(i), i, legal, s);
@@ -93,11 +108,15 @@ int Window::add_game(const Game& game, const GameRecord& record) {
                          root_value_weight_);
     added.push_back(std::move(s));
   });
-  const std::array<int, 2> final_points = record_final_points(game, record, last.get());
-  for (Sample& s : added) {
-    const int us = s.state->to_move();
-    s.points = static_cast<float>(final_points[us] - final_points[us ^ 1]);
+  // The position after the last move (replay_record has checked that move).
+  std::unique_ptr<State> final_state;
+  if (!added.empty()) {
+    final_state = added.back().state->clone();
+    final_state->apply(record.moves(record.moves_size() - 1).action());
+  } else {
+    final_state = record.start().empty() ? game.initial_state() : game.parse_state(record.start());
   }
+  set_aux_targets(game, record, *final_state, ownership_plies_, added.data(), added.size());
   for (Sample& s : added) samples_.push_back(std::move(s));
   while (samples_.size() > capacity_) samples_.pop_front();
   return static_cast<int>(added.size());

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <deque>
 #include <memory>
 #include <vector>
@@ -22,7 +23,20 @@ struct Sample {
   std::array<float, 3> wdl{0, 1, 0};
   // Final points difference for the player to move (their points minus the opponent's).
   float points = 0;
+  // Ownership target over the input grid (H x W, State::ownership's layout for the player to
+  // move here): who holds each cell some plies later, +1 the player to move, -1 the opponent,
+  // 0 nobody. Empty where there is none (not asked for, or the game provides no ownership).
+  std::vector<int8_t> ownership;
 };
+
+// Sets the auxiliary targets of one game's n samples, `samples[i]` the position before move i of
+// `record` and `final_state` the position after its last move (its start without moves): the
+// points target from the record's final_points (or, where it has none, final_state's points),
+// and with ownership_plies > 0 the ownership target, read from the position ownership_plies
+// later (final_state where the game ends sooner) for the player to move at each sample. Throws
+// RecordError for final_points that are not two numbers.
+void set_aux_targets(const Game& game, const GameRecord& record, const State& final_state,
+                     int ownership_plies, Sample* samples, size_t n);
 
 // The value target (win, draw, loss for `to_move`): the game's result, blended with the recorded
 // root value (the search's expected score for the player to move, in [0, 1]) by
@@ -33,13 +47,17 @@ std::array<float, 3> value_target(const GameRecord& record, int to_move, float r
 
 class Window {
  public:
-  explicit Window(size_t capacity, double root_value_weight = 0)
-      : capacity_(capacity), root_value_weight_(root_value_weight) {}
+  // ownership_plies > 0: the games added get ownership targets that many plies ahead (where the
+  // game provides ownership); 0: none (the network to train has no ownership head).
+  explicit Window(size_t capacity, double root_value_weight = 0, int ownership_plies = 0)
+      : capacity_(capacity),
+        root_value_weight_(root_value_weight),
+        ownership_plies_(ownership_plies) {}
   // Adds every position of a finished game; the oldest fall out beyond the capacity. Returns the
   // number of positions added. Throws RecordError, leaving the window unchanged, for a record
   // that does not replay or whose policy targets name illegal or out-of-range actions. The
   // points target is the record's final_points, or where it has none (older records) the
-  // points of the replayed final position.
+  // points of the replayed final position. Ownership targets as set_aux_targets.
   int add_game(const Game& game, const GameRecord& record);
   size_t size() const { return samples_.size(); }
   size_t capacity() const { return capacity_; }
@@ -48,6 +66,7 @@ class Window {
  private:
   size_t capacity_;
   double root_value_weight_;
+  int ownership_plies_;
   std::deque<Sample> samples_;
 };
 

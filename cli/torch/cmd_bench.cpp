@@ -89,11 +89,13 @@ void bench_nn(const NnOptions& o) {
   const auto positions = random_encoded_positions(*game, 512, 7);
   const NetworkConfig& net = model->metadata().network();
   std::printf(
-      "network: %d blocks x %d channels, %s policy head%s, %lld parameters, %s, torch threads "
+      "network: %d blocks x %d channels, %s policy head%s%s, %lld parameters, %s, torch threads "
       "%d, device %s\n",
       net.blocks(), net.channels(), net.policy_head().empty() ? "dense" : net.policy_head().c_str(),
-      net.points_head() ? ", points head" : "", static_cast<long long>(model->parameter_count()),
-      game->ruleset_name().c_str(), threads, model->device().c_str());
+      net.points_head() ? ", points head" : "",
+      net.ownership_head() ? ", ownership head (training only, not run)" : "",
+      static_cast<long long>(model->parameter_count()), game->ruleset_name().c_str(), threads,
+      model->device().c_str());
   const double flops = static_cast<double>(model->flops_per_position());
   std::printf("cpu: %s (bf16 instructions: %s); precision %s; %.1f MFLOP per position\n",
               cpu_model().c_str(), cpu_has_bf16() ? "yes" : "no",

@@ -10,6 +10,7 @@
 #include "engine/registry.h"
 #include "nn/model.h"
 #include "train/config.h"
+#include "train/run_setup.h"
 #include "train/warm_start.h"
 
 namespace pincer::cli {
@@ -40,8 +41,11 @@ void run(const Options& o) {
   const GamePtr game = load_game(cfg.rules());
   const auto& stop = install_stop_signal();
   set_torch_threads(w.threads());
-  auto model = Model::create(*game, cfg.network(), "cpu", cfg.seed());
-  const WarmStartData data = warm_start_data(*game, w, cfg.seed(), &stop);
+  // The network a new run of this config would start from (its auxiliary heads as there).
+  auto model = Model::create(*game, new_run_network(*game, cfg.network()), "cpu", cfg.seed());
+  WarmStartData data = warm_start_data(*game, w, cfg.seed(), &stop);
+  set_warm_start_aux_targets(*game, data,
+                             model->has_ownership_head() ? cfg.trainer().ownership_plies() : 0);
   std::printf("games=%d positions=%zu seconds=%.0f mean_depth=%.2f\n", data.games,
               data.samples.size(), data.seconds, data.mean_depth);
   std::fflush(stdout);
@@ -64,8 +68,8 @@ void run(const Options& o) {
   const Precision precision =
       parse_precision(o.precision.empty() ? cfg.trainer().precision() : o.precision);
   spdlog::info("warm start: training in {}", precision_name(precision));
-  const PretrainStats st =
-      pretrain_model(*model, *game, data, w, cfg.seed(), precision, &stop, progress);
+  const PretrainStats st = pretrain_model(*model, *game, data, w, cfg.seed(), precision, &stop,
+                                          progress, aux_loss_weights(cfg.trainer()));
   model->save(o.out);
   std::printf(
       "steps=%d seconds=%.0f policy_loss=%.3f value_loss=%.3f holdout_positions=%d "

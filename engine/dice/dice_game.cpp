@@ -127,6 +127,21 @@ void DiceState::encode(float* planes) const {
   if (r.promotion) fill(19, 1.0f);
 }
 
+bool DiceState::ownership(int player, float* cells) const {
+  const Rules& r = pos_.rules();
+  std::fill(cells, cells + r.num_squares, 0.0f);
+  for (int side = 0; side < 2; ++side) {
+    const float v = side == player ? 1.0f : -1.0f;
+    for (int k = 0; k < kKinds; ++k) {
+      for (Bitboard b = pos_.dice(side, k); b;) {
+        const int sq = pop_lsb(b);
+        cells[player == kWhite ? sq : r.flip(sq)] = v;  // as encode() for `player` to move
+      }
+    }
+  }
+  return true;
+}
+
 int DiceState::policy_index(Action action) const {
   if (pos_.to_move() == kWhite) return action;
   const Rules& r = pos_.rules();

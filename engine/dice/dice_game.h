@@ -70,6 +70,8 @@ class DiceState : public PositionState<DiceState, DiceGame, Position, ActionList
   std::vector<std::string> last_captured() const override;
   std::array<int, 2> points() const override { return {pos_.points(0), pos_.points(1)}; }
   void encode(float* planes) const override;
+  // Dice and Kings alike.
+  bool ownership(int player, float* cells) const override;
   int policy_index(Action action) const override;
   BoardView board_view() const override;                   // board_layout.cpp
   ActionCells action_cells(Action action) const override;  // board_layout.cpp

@@ -151,6 +151,14 @@ void SeegaState::encode(float* planes) const {
   if (us == kDark) fill(9, 1.0f);
 }
 
+bool SeegaState::ownership(int player, float* cells) const {
+  const int squares = pos_.rules().num_squares;  // size x size, in encode()'s order
+  std::fill(cells, cells + squares, 0.0f);
+  for (Bitboard b = pos_.pieces(player); b;) cells[pop_lsb(b)] = 1.0f;
+  for (Bitboard b = pos_.pieces(player ^ 1); b;) cells[pop_lsb(b)] = -1.0f;
+  return true;
+}
+
 uint64_t SeegaState::eval_key() const {
   // The key covers pieces, hands and the turn (who acts follows from them); encode() also reads
   // the capture-free counter.

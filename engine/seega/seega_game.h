@@ -70,6 +70,7 @@ class SeegaState : public PositionState<SeegaState, SeegaGame, Position, ActionL
   std::vector<std::string> last_captured() const override;
   std::array<int, 2> points() const override { return {0, 0}; }
   void encode(float* planes) const override;
+  bool ownership(int player, float* cells) const override;
   BoardView board_view() const override;                   // board_layout.cpp
   ActionCells action_cells(Action action) const override;  // board_layout.cpp
 };

@@ -185,6 +185,19 @@ void SeizeState::encode(float* planes) const {
   if (us == kBottom) set(19, kBoard);
 }
 
+bool SeizeState::ownership(int player, float* cells) const {
+  const bool turn = player == kTop;  // as encode(): the top side sees the board turned
+  std::fill(cells, cells + 64, 0.0f);
+  for (int side = 0; side < 2; ++side) {
+    const float v = side == player ? 1.0f : -1.0f;
+    for (Bitboard b = pos_.pieces(side); b;) {
+      const int sq = pop_lsb(b);
+      cells[turn ? 63 - sq : sq] = v;
+    }
+  }
+  return true;
+}
+
 namespace {
 // Plays the side to move's moves on copies of `pos` (no heap, no action list) and calls
 // `found(move)` for each that wins at once; stops when it returns false.

@@ -70,6 +70,8 @@ class SeizeState : public State {
   std::array<int, 2> points() const override { return {pos_.points(0), pos_.points(1)}; }
   void encode(float* planes) const override;
   int policy_index(Action action) const override;
+  // Bosses and guards alike; tokens are nobody's.
+  bool ownership(int player, float* cells) const override;
   bool equals(const State& other) const override;
   BoardView board_view() const override;                   // board_layout.cpp
   ActionCells action_cells(Action action) const override;  // board_layout.cpp

@@ -131,6 +131,11 @@ void TicTacToeState::encode(float* planes) const {
   }
 }
 
+bool TicTacToeState::ownership(int player, float* cells) const {
+  for (int sq = 0; sq < 9; ++sq) cells[sq] = cells_[sq] < 0 ? 0.0f : cells_[sq] == player ? 1 : -1;
+  return true;
+}
+
 bool TicTacToeState::equals(const State& other) const {
   const auto* o = dynamic_cast<const TicTacToeState*>(&other);
   return o && o->cells_ == cells_ && o->to_move_ == to_move_;

@@ -5,6 +5,7 @@
 // rank digit). Player 0 is "x" and moves first. Position text: the three ranks from rank 3 down
 // to rank 1, separated by '/', each cell 'x', 'o' or '.', then a space and the side to move,
 // e.g. "x.o/.x./... o". Input planes (3 x 3 x 3): the mover's marks, the opponent's marks, ones.
+// Ownership: +1 a mark of the player asked about, -1 the other's.
 // Eight symmetries (the dihedral group of the square).
 #pragma once
 
@@ -33,6 +34,7 @@ class TicTacToeState : public State {
   std::vector<std::string> last_captured() const override { return {}; }
   std::array<int, 2> points() const override { return {0, 0}; }
   void encode(float* planes) const override;
+  bool ownership(int player, float* cells) const override;
   bool equals(const State& other) const override;
 
   // -1 empty, else the player (0 or 1) whose mark is on the square.

@@ -182,12 +182,13 @@ TEST(Anchor, ReportPlotsAnchoredRows) {
   ScratchDir scratch("anchor-report");
   const RunDir dir(scratch / "run");
   std::filesystem::create_directories(dir.models());
-  // Rows in today's columns (the run's core-hours last) are plotted against core-hours.
-  append_metrics_row(dir,
-                     "1000,anchor,0,0,0,,,,,0,0,0,,,,,,,best,150.0,20.0,280.0,16,greedy:7/8,0.01");
+  // Rows in today's columns (the run's core-hours, then the auxiliary losses, last) are plotted
+  // against core-hours.
+  append_metrics_row(
+      dir, "1000,anchor,0,0,0,,,,,0,0,0,,,,,,,best,150.0,20.0,280.0,16,greedy:7/8,0.01,,");
   append_metrics_row(dir,
                      "3601000,anchor,600,900,50000,,,,,0,0,0,,,,,,,best,420.0,300.0,540.0,16,"
-                     "alphabeta:depth=1:5/8;greedy:8/8,1.9");
+                     "alphabeta:depth=1:5/8;greedy:8/8,1.9,,");
   // Checkpoints rated afterwards (`pincer rate`) get their own curve and table.
   CheckpointRating early, late;
   early.model = "model-001000.pt", early.step = 1000, early.core_hours = 0.5;
@@ -223,12 +224,13 @@ TEST(Anchor, OlderMetricsFilesGainTheNewColumnsWholeLinesOnly) {
   const RunDir dir(scratch / "run");
   std::filesystem::create_directories(dir.root);
   const std::string columns = kMetricsColumns;
-  const std::string old_header = columns.substr(0, columns.rfind(','));
+  // The header of a build before the core-hours and auxiliary-loss columns.
+  const std::string old_header = columns.substr(0, columns.find(",core_hours"));
   {
     std::ofstream out(dir.metrics());
     out << old_header << "\n1000,selfplay,0,0,0,,,,,0,0,0,,,,,,,best,,,,,\n";
   }
-  append_metrics_row(dir, "2000,selfplay,0,0,0,,,,,0,0,0,,,,,,,best,,,,,,0.5");
+  append_metrics_row(dir, "2000,selfplay,0,0,0,,,,,0,0,0,,,,,,,best,,,,,,0.5,,");
   std::ifstream in(dir.metrics());
   std::string line;
   std::vector<std::string> lines;

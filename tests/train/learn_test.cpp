@@ -101,6 +101,10 @@ TEST(Learning, TicTacToeFromScratch) {
   const std::string html((std::istreambuf_iterator<char>(report)), {});
   EXPECT_NE(html.find("<svg"), std::string::npos);
   EXPECT_NE(html.find("Training losses"), std::string::npos);
+  // Tic-tac-toe provides ownership: the run's network has the head by default, and its loss is
+  // in the train rows of metrics.csv and charted.
+  EXPECT_TRUE(Model::read_metadata(dir.best()).network().ownership_head());
+  EXPECT_NE(html.find("Auxiliary losses"), std::string::npos);
   EXPECT_EQ(html.find("<script"), std::string::npos);
 
   // Resume: a second run on the same directory goes on from the checkpoint.

@@ -1,6 +1,7 @@
 // nn/: the conv policy head (game policy planes), bfloat16 inference against float32, the points
-// head (trained on a tiny game to a known points difference), old model files without the new
-// fields, and records with final points.
+// head (trained on a tiny game to a known points difference), the ownership head (its file round
+// trip, inference that never runs it, its pretraining), old model files without the new fields,
+// and records with final points.
 #include <ATen/autocast_mode.h>
 #include <gtest/gtest.h>
 
@@ -19,6 +20,7 @@
 #include "train/bench.h"
 #include "train/run_setup.h"
 #include "train/trainer.h"
+#include "train/warm_start.h"
 #include "train/window.h"
 
 namespace pincer::testing {
@@ -365,6 +367,203 @@ TEST(PointsHead, TrainsToAKnownPointsDifference) {
   service.evaluate({{s.get(), &legal}}, out);
   ASSERT_TRUE(out[0].points.has_value());
   EXPECT_NEAR(*out[0].points, -5.0f, 0.75);
+}
+
+// The ownership head: a 1x1 convolution from the tower to one tanh plane. It round-trips
+// through a model file; a file without the field (older builds) has none; inference never runs
+// it (the same weights without it give the same outputs); a game without ownership refuses it.
+TEST(OwnershipHead, RoundTripsAndInferenceSkipsIt) {
+  ScratchDir dir("ownershiphead");
+  const GamePtr game = load_game("seize-reference");
+  NetworkConfig c = net(1, 8);
+  c.set_points_head(true);
+  c.set_ownership_head(true);
+  auto m = Model::create(*game, c, "cpu", 6);
+  ASSERT_TRUE(m->has_ownership_head());
+  auto& conv = m->impl().net->ownership_conv;
+  ASSERT_FALSE(conv.is_empty());
+  EXPECT_EQ(conv->weight.sizes(), (std::vector<int64_t>{1, 8, 1, 1}));
+  randomize_batch_norm(*m->impl().net);
+  m->save(dir / "m.pt");
+  auto loaded = Model::load(dir / "m.pt", *game);
+  ASSERT_TRUE(loaded->has_ownership_head());
+  EXPECT_TRUE(torch::equal(loaded->impl().net->ownership_conv->weight, conv->weight));
+  EXPECT_TRUE(torch::equal(loaded->impl().net->ownership_conv->bias, conv->bias));
+  EXPECT_EQ(loaded->parameter_count(), m->parameter_count());
+
+  // The training pass gives [N, H, W] in [-1, 1].
+  const auto input = random_encoded_positions(*game, 4, 3);
+  auto& nt = *loaded->impl().net;
+  const auto x = torch::from_blob(const_cast<float*>(input.data()), {4, 20, 8, 8}).clone();
+  const NetOutput out = nt.forward_all(x);
+  ASSERT_TRUE(out.ownership.defined());
+  EXPECT_EQ(out.ownership.sizes(), (std::vector<int64_t>{4, 8, 8}));
+  EXPECT_LE(out.ownership.abs().max().item<float>(), 1.0f);
+
+  // The same weights in a network without the head: parameters differ by the head's 8 + 1,
+  // inference outputs not at all.
+  NetworkConfig without = c;
+  without.set_ownership_head(false);
+  auto plain = Model::create(*game, without, "cpu", 6);
+  {
+    torch::NoGradGuard no_grad;
+    auto src = m->impl().net->named_parameters(true);
+    for (auto& item : plain->impl().net->named_parameters(true))
+      item.value().copy_(src[item.key()]);
+    auto srcb = m->impl().net->named_buffers(true);
+    for (auto& item : plain->impl().net->named_buffers(true)) item.value().copy_(srcb[item.key()]);
+  }
+  EXPECT_EQ(plain->parameter_count() + 9, m->parameter_count());
+  EXPECT_EQ(plain->flops_per_position(), m->flops_per_position());
+  const Out a = infer(*m, input), b = infer(*plain, input);
+  EXPECT_EQ(a.logits, b.logits);
+  EXPECT_EQ(a.wdl, b.wdl);
+  EXPECT_EQ(a.points, b.points);
+
+  // A file from before the field: no head, and the same outputs.
+  plain->metadata().mutable_network()->clear_ownership_head();
+  plain->save(dir / "old.pt");
+  auto old = Model::load(dir / "old.pt", *game);
+  EXPECT_FALSE(old->has_ownership_head());
+  EXPECT_TRUE(old->impl().net->ownership_conv.is_empty());
+  EXPECT_EQ(infer(*old, input).logits, a.logits);
+  // A file whose metadata claims the head but has no weights for it is refused.
+  NetworkConfig claims = without;
+  claims.set_ownership_head(true);
+  *plain->metadata().mutable_network() = claims;
+  plain->save(dir / "claims.pt");
+  EXPECT_THROW(Model::load(dir / "claims.pt", *game), ModelError);
+
+  // Corners provides no ownership: asking for the head is a clear error.
+  NetworkConfig corners_net = net(1, 8);
+  corners_net.set_ownership_head(true);
+  try {
+    Model::create(*load_game("corners"), corners_net, "cpu", 1);
+    FAIL() << "corners accepted an ownership head";
+  } catch (const ModelError& e) {
+    EXPECT_NE(std::string(e.what()).find("ownership"), std::string::npos) << e.what();
+  }
+}
+
+// The warm start's pretraining teaches the ownership head when given its weight: the head's
+// squared error on the labelled positions falls.
+TEST(OwnershipHead, PretrainingLearnsIt) {
+  register_tictactoe();
+  const GamePtr game = make_tictactoe();
+  WarmStartConfig w;
+  w.set_enabled(true);
+  w.set_games(40);
+  w.set_search_depth(2);
+  w.set_threads(1);
+  w.set_steps(150);
+  w.set_batch_size(32);
+  w.set_learning_rate(0.01f);
+  w = complete_warm_start_config(w, 32);
+  WarmStartData data = generate_warm_start_data(*game, w, 3);
+  set_warm_start_aux_targets(*game, data, 2);
+  NetworkConfig c = net(1, 16);
+  c.set_ownership_head(true);
+  auto m = Model::create(*game, c, "cpu", 2);
+  auto error = [&] {
+    auto& nt = *m->impl().net;
+    nt.eval();
+    torch::NoGradGuard no_grad;
+    const int n = static_cast<int>(data.samples.size());
+    auto x = torch::zeros({n, 27});
+    auto target = torch::zeros({n, 9});
+    for (int i = 0; i < n; ++i) {
+      data.samples[i].state->encode(x.data_ptr<float>() + i * 27);
+      for (int k = 0; k < 9; ++k) target[i][k] = float(data.samples[i].ownership[k]);
+    }
+    const NetOutput out = nt.forward_all(x.view({n, 3, 3, 3}));
+    return (out.ownership.flatten(1) - target).pow(2).mean().item<double>();
+  };
+  const double before = error();
+  AuxLossWeights aux;
+  aux.ownership = 1.0;
+  pretrain_model(*m, *game, data, w, 3, Precision::kFloat32, nullptr, {}, aux);
+  const double after = error();
+  std::printf("pretraining ownership error: %.4f -> %.4f\n", before, after);
+  EXPECT_LT(after, before / 2);
+}
+
+// The trainer learns the ownership target (2 plies ahead) of two fixed tic-tac-toe games, with
+// the game's eight symmetries as augmentation. Then the net's ownership of each position turned
+// by a symmetry is the target turned alike: were targets not moved with their inputs, it would
+// have learnt the unturned target for the turned input.
+TEST(OwnershipHead, TheTrainerLearnsItUnderSymmetries) {
+  ScratchDir scratch("ownership-learn");
+  RunConfig cfg = tictactoe_config(tictactoe_rules(scratch.path()));
+  cfg.mutable_network()->set_blocks(1);
+  cfg.mutable_network()->set_channels(16);
+  cfg.mutable_trainer()->set_min_positions(8);
+  cfg.mutable_trainer()->set_batch_size(32);
+  cfg.mutable_trainer()->set_ownership_plies(2);
+  cfg.mutable_trainer()->set_ownership_loss_weight(1.0f);
+  cfg.mutable_trainer()->mutable_optimizer()->set_learning_rate(0.01f);
+  const RunDir dir(scratch / "run");
+  GamePtr game = prepare_run_dir(dir, cfg);
+  ASSERT_TRUE(Model::read_metadata(dir.best()).network().ownership_head())
+      << "tic-tac-toe provides ownership: on by default";
+  // x a1, o b2, x c1, o b1, x a3, o c3, x a2 (x wins); x b2, o a1, x b1, o c1, x b3 (x wins).
+  const GameRecord first_game = tictactoe_record(*game, {0, 4, 2, 1, 6, 8, 3}, 0, {0, 0}, false);
+  const GameRecord second_game = tictactoe_record(*game, {4, 0, 1, 2, 7}, 0, {0, 0}, false);
+  write_record_chunk(dir.records(), *game, {first_game, second_game}, "t");
+  Trainer t(game, cfg, dir);
+  ASSERT_EQ(t.ingest_new_records(), 2);
+  const double first = t.train_step().ownership_loss;
+  EXPECT_GT(first, 0.1);
+  double last = 0;
+  for (int i = 0; i < 300; ++i) last = t.train_step().ownership_loss;
+  std::printf("ownership loss: %.4f -> %.4f\n", first, last);
+  // The start is in both games with other targets: what remains is mostly its share.
+  EXPECT_LT(last, first / 4);
+
+  const std::string path = t.write_model();
+  t.save_checkpoint();
+  auto m = Model::load(path, *game);
+  ASSERT_TRUE(m->has_ownership_head());
+  {
+    auto& nt = *m->impl().net;
+    nt.eval();
+    torch::NoGradGuard no_grad;
+    Window targets(100, 0, 2);
+    targets.add_game(*game, first_game);
+    targets.add_game(*game, second_game);
+    // Squared error per cell against the turned target and against the unturned one, where the
+    // symmetry moves the target.
+    double turned = 0, unturned = 0;
+    int n = 0;
+    for (size_t i = 0; i < targets.size(); ++i) {
+      if (targets[i].state->equals(*game->initial_state())) continue;  // in both games
+      for (int sym = 1; sym < game->num_symmetries(); ++sym) {
+        std::vector<float> planes(27);
+        targets[i].state->encode(planes.data());
+        const std::vector<float> target(targets[i].ownership.begin(), targets[i].ownership.end());
+        std::vector<float> want = target;
+        game->apply_symmetry(sym, planes.data(), nullptr);
+        game->apply_symmetry_plane(sym, want.data());
+        if (want == target) continue;
+        const auto x = torch::from_blob(planes.data(), {1, 3, 3, 3}).clone();
+        const auto got = nt.forward_all(x).ownership.flatten();
+        for (int c = 0; c < 9; ++c) {
+          turned += std::pow(got[c].item<float>() - want[c], 2);
+          unturned += std::pow(got[c].item<float>() - target[c], 2);
+          ++n;
+        }
+      }
+    }
+    ASSERT_GT(n, 100);
+    std::printf(
+        "ownership error on turned positions: %.4f against the turned target, %.4f "
+        "against the unturned one\n",
+        turned / n, unturned / n);
+    EXPECT_LT(turned, unturned / 3);
+  }
+
+  // The resumed trainer goes on from the checkpoint, head and all.
+  Trainer again(game, cfg, dir);
+  EXPECT_LT(again.train_step().ownership_loss, first / 4);
 }
 
 }  // namespace
