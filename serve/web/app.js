@@ -253,7 +253,8 @@ async function resumeGame(id) {
 }
 
 // ---------------------------------------------------------------- Analyse
-const an = { rules: '', position: '', moves: [], cursor: 0, state: null, stream: null, graph: [], top: null };
+const an = { rules: '', position: '', moves: [], cursor: 0, state: null, stream: null, graphStream: null, graph: [],
+            top: null };
 
 // Loads can overlap (a game chosen, then a position loaded at once): only the newest one's answer
 // is shown, whatever order the answers come back in.
@@ -436,23 +437,35 @@ function longOf(short) {
   return m ? m.move : short;
 }
 
-async function graphWholeGame() {
+// The expected score at every turn, a turn at a time as it comes. A stream, so that closing it
+// (a new game loaded, a review started) stops what is left of it on the server.
+function graphWholeGame() {
+  stopGraph();
   if (an.moves.length === 0) return;
   const turns = [...Array(an.moves.length + 1).keys()];
   // Below the shown position's own analysis (priority 0): a long game's graph must not keep the
-  // top moves waiting.
-  const query = { id: 'graph', rules: an.rules, moves: an.moves, analyzeTurns: turns, maxVisits: 60, maxTime: 10,
+  // top moves waiting. A second a turn bounds an analyser that has no visit budget (alpha-beta).
+  const query = { id: 'graph', rules: an.rules, moves: an.moves, analyzeTurns: turns, maxVisits: 60, maxTime: 1,
                   priority: -1 };
   if (an.position) query.position = an.position;
-  try {
-    const r = await api('POST', '/api/analyze', query);
-    const sides = rulesetOf(an.rules).sides;
-    if (an.review) return;  // the review's own graph, from its larger budget
-    for (const x of r.responses) if (x.rootInfo) an.graph[x.turnNumber] = firstSideValue(x, sides);
+  const sides = rulesetOf(an.rules).sides;
+  const stream = new EventSource(`/api/analyze/stream?query=${encodeURIComponent(JSON.stringify(query))}`);
+  an.graphStream = stream;
+  stream.onmessage = (ev) => {
+    if (stream !== an.graphStream) return;
+    const r = JSON.parse(ev.data);
+    if (r.error) { $('an-status').textContent = r.error; return; }
+    if (an.review || r.isDuringSearch || !r.rootInfo) return;  // a review's graph, from its larger budget, stays
+    an.graph[r.turnNumber] = firstSideValue(r, sides);
     renderAnalyse();
-  } catch (e) {
-    $('an-status').textContent = e.message;
-  }
+  };
+  stream.addEventListener('end', () => stopGraph());
+  stream.onerror = () => stopGraph();
+}
+
+function stopGraph() {
+  if (an.graphStream) an.graphStream.close();
+  an.graphStream = null;
 }
 
 async function loadInput() {
@@ -497,6 +510,7 @@ function clearReview() {
 async function runReview() {
   if (!an.moves.length) return;
   const serial = ++reviewSerial;
+  stopGraph();  // the review draws the graph; what is left of the quick one would only delay it
   an.review = null;
   $('an-review').hidden = false;
   $('an-review-status').textContent = `reviewing ${an.moves.length} moves…`;
