@@ -385,6 +385,7 @@ function clickAnalyse(i) {
   $('an-choice').replaceChildren();
   const moves = movesAt(s.legal, an.selected, i);
   const go = (move) => {
+    stopGraph();  // its turns after this one are of the old line
     an.moves = an.moves.slice(0, an.cursor).concat([move.move]);
     an.cursor += 1;
     clearReview();
@@ -457,7 +458,7 @@ function graphWholeGame() {
     if (r.error) { $('an-status').textContent = r.error; return; }
     if (an.review || r.isDuringSearch || !r.rootInfo) return;  // a review's graph, from its larger budget, stays
     an.graph[r.turnNumber] = firstSideValue(r, sides);
-    renderAnalyse();
+    drawGraph($('an-graph'), an.graph, an.cursor, reviewMarks());  // the graph alone: the board stays as it is
   };
   stream.addEventListener('end', () => stopGraph());
   stream.onerror = () => stopGraph();
@@ -566,6 +567,7 @@ async function reviewPlayed() {
   const g = play.game;
   if (!g) return;
   if (an.stream) { an.stream.close(); an.stream = null; }
+  stopGraph();
   an.rules = g.rules;
   $('an-rules').value = g.rules;
   an.position = g.start;
@@ -626,13 +628,17 @@ async function main() {
   });
   $('an-rules').addEventListener('change', () => {
     if (an.stream) { an.stream.close(); an.stream = null; }  // its answers are about the old game
+    stopGraph();
     an.rules = $('an-rules').value; an.position = ''; an.moves = []; an.cursor = 0; an.graph = []; an.top = null;
     clearReview();
     loadPosition();
   });
   $('an-load').addEventListener('click', loadInput);
   $('an-review-button').addEventListener('click', runReview);
-  $('an-reset').addEventListener('click', () => { an.position = ''; an.moves = []; an.cursor = 0; an.graph = []; clearReview(); loadPosition(); });
+  $('an-reset').addEventListener('click', () => {
+    stopGraph();
+    an.position = ''; an.moves = []; an.cursor = 0; an.graph = []; clearReview(); loadPosition();
+  });
   $('an-first').addEventListener('click', () => { an.cursor = 0; loadPosition(); });
   $('an-prev').addEventListener('click', () => { an.cursor = Math.max(0, an.cursor - 1); loadPosition(); });
   $('an-next').addEventListener('click', () => { an.cursor = Math.min(an.moves.length, an.cursor + 1); loadPosition(); });
