@@ -268,13 +268,21 @@ std::string write_report(const RunDir& dir) {
   }
   std::vector<Series> rated_series;
   {
+    // One curve per player setting (the player, games, openings): ratings against other
+    // opponents of the same ladder stand on the same scale, so a run rated against deeper
+    // opponents as it grew stays one curve; the table names each point's opponents.
+    std::stable_sort(rated.begin(), rated.end(),
+                     [](const CheckpointRating& a, const CheckpointRating& b) {
+                       return a.core_hours < b.core_hours;
+                     });
     static const char* colors[] = {"#8c564b", "#1f77b4", "#2ca02c", "#d62728", "#9467bd"};
     std::vector<std::string> settings;
     for (const CheckpointRating& r : rated) {
-      auto it = std::find(settings.begin(), settings.end(), r.settings);
+      const std::string player = r.settings.substr(0, r.settings.find(" | vs"));
+      auto it = std::find(settings.begin(), settings.end(), player);
       if (it == settings.end()) {
-        settings.push_back(r.settings);
-        rated_series.emplace_back(r.settings, colors[(settings.size() - 1) % 5]);
+        settings.push_back(player);
+        rated_series.emplace_back(player, colors[(settings.size() - 1) % 5]);
         rated_series.back().markers = true;
         it = settings.end() - 1;
       }
@@ -384,9 +392,11 @@ std::string write_report(const RunDir& dir) {
     h << "<p>No rated checkpoints yet: <code>pincer rate --dir RUN --opponent SPEC ...</code> "
          "rates the saved checkpoints against fixed opponents (docs/training.md).</p>";
   } else {
-    h << "<p>Saved checkpoints rated afterwards by <code>pincer rate</code>: the same fixed "
-         "opponents from the same openings for each (95% intervals from the games alone; the "
-         "opponents' Elo is held fixed). Legend: the settings measured.</p>"
+    h << "<p>Saved checkpoints rated afterwards by <code>pincer rate</code> against fixed "
+         "opponents from fixed openings (95% intervals from the games alone; the "
+         "opponents' Elo is held fixed, so points rated against other opponents of the same ladder "
+         "share one scale). Legend: the player's settings; the table names each point's "
+         "opponents.</p>"
       << chart("Anchored Elo against training core-hours", "core-hours", "Elo", rated_series);
     h << "<table><tr><th class='l'>model</th><th>step</th><th>core-hours</th><th>Elo</th>"
       << "<th>95% interval</th><th>games</th><th class='l'>opponents (points/games)</th></tr>";

@@ -299,7 +299,13 @@ TEST(Anchor, RateRunPicksCheckpointsByCoreHoursAndResumes) {
   o.games = 2;
   EXPECT_EQ(rate_run(dir, o).size(), 3u);
   EXPECT_EQ(read_ratings(ratings_path(dir)).size(), 6u);
-  // The report plots them against core-hours; without a gate it says so instead of its charts.
+  // Against other opponents of the same scale with the first settings: kept too.
+  o.games = 4;
+  o.opponents = {"random@0"};
+  EXPECT_EQ(rate_run(dir, o).size(), 3u);
+  EXPECT_EQ(read_ratings(ratings_path(dir)).size(), 9u);
+  // The report plots them against core-hours, one curve per player setting (whatever the
+  // opponents: 2 curves for 9 ratings); without a gate it says so instead of its charts.
   const auto report_text = [&] {
     write_report(dir);
     std::ifstream in(dir.report());
@@ -307,6 +313,14 @@ TEST(Anchor, RateRunPicksCheckpointsByCoreHoursAndResumes) {
   };
   std::string html = report_text();
   EXPECT_NE(html.find("model-000400.pt"), std::string::npos);
+  const auto count = [&](const std::string& needle) {
+    size_t n = 0;
+    for (size_t at = html.find(needle); at != std::string::npos; at = html.find(needle, at + 1))
+      ++n;
+    return n;
+  };
+  EXPECT_EQ(count("class='a'>net:sims=4 | games 4 |"), 1u);
+  EXPECT_EQ(count("class='a'>net:sims=4 | games 2 |"), 1u);
   EXPECT_NE(html.find("Gating: candidate score against the best"), std::string::npos);
   RunConfig ungated = cfg;
   ungated.mutable_gating()->set_promotion("always");
