@@ -234,8 +234,15 @@ try {
   await phone.goto(base + '/#analyse', { waitUntil: 'networkidle0' });
   await phone.$eval('#an-input', (e, t) => { e.value = t; }, record);
   await phone.tap('#an-load');
-  await phone.waitForFunction((n) => document.querySelectorAll('#an-moves li').length === n, { timeout: 30000 },
-                              played.moves.length);
+  try {
+    await phone.waitForFunction((n) => document.querySelectorAll('#an-moves li').length === n, { timeout: 30000 },
+                                played.moves.length);
+  } catch (e) {
+    const shown = await phone.evaluate(() => ({ status: document.getElementById('an-status').textContent,
+                                                 turn: document.getElementById('an-turn').textContent,
+                                                 moves: document.querySelectorAll('#an-moves li').length }));
+    fail(`phone: the record's ${played.moves.length} moves not listed in 30 s: ${JSON.stringify(shown)}`);
+  }
   await phone.tap('#an-review-button');
   await phone.waitForFunction(() => document.getElementById('an-review-status').dataset.done === '1', { timeout: 120000 });
   // The phone's list marks what its review table counts. (How many marks the record gets depends

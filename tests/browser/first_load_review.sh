@@ -20,4 +20,9 @@ done
 url=$(grep -o 'http://127.0.0.1:[0-9]*' "$log" | head -1)
 [ -n "$url" ] || { echo "pincer serve did not start:"; cat "$log"; exit 1; }
 grep '^pincer serve: ' "$log"
-timeout 270 node "$work/first_load_review.mjs" "$url" "$build/browser" "$chromium"
+timeout 270 node "$work/first_load_review.mjs" "$url" "$build/browser" "$chromium" || {
+  rc=$?
+  echo "the server's warnings and errors:"
+  grep -E '\[(warning|error|critical)\]' "$log" | tail -20 || true
+  exit $rc
+}
