@@ -91,6 +91,7 @@ int StatsCollector::add_sgn(const std::string& text, const std::string& origin,
 }
 
 void StatsCollector::add_record(const GameRecord& record) {
+  if (record.has_reanalysis()) return;  // the game it repeats counts once, as itself
   if (record.fingerprint() != game_.fingerprint()) {
     throw GameError("a record played under " + record.ruleset_name() + " (fingerprint " +
                     record.fingerprint() + "), not " + game_.ruleset_name() + " (fingerprint " +

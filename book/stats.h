@@ -31,6 +31,8 @@ class StatsCollector {
   int add_sgn(const std::string& text, const std::string& origin, std::vector<std::string>& errors);
   // One self-play or match record (proto/record.proto). A game cut at the move limit counts as
   // the draw the trainer scored it as. Throws GameError for another fingerprint or a bad move.
+  // A reanalysis record (GameRecord.reanalysis: a stored game searched again, not a new one) is
+  // not counted.
   void add_record(const GameRecord& record);
   // Adds the counts to `book`, creating positions with at least min_games games.
   void merge_into(OpeningBook& book) const;

@@ -55,7 +55,7 @@ for kind in $kinds; do
       # The torch tests that start threads (the seize-tiny loop and the learning runs are the
       # same threads for longer).
       PINCER_SOURCE_DIR=$root "$dir/tests/pincer_tests_train_threads" --gtest_brief=1 --gtest_filter=\
-'Inference.*:SelfPlay.*:Loop.AGate*:Loop.AConfig*:Loop.SelfPlayFailure*:Gatekeeper.*:NetPlayer.*:AtomicFile.Concurrent*'
+'Inference.*:SelfPlay.*:ReanalyseSelfPlay.*:Loop.AGate*:Loop.AConfig*:Loop.SelfPlayFailure*:Gatekeeper.*:NetPlayer.*:AtomicFile.Concurrent*'
     fi
   fi
   echo "sanitize: $kind clean (build ${built}s, tests $((SECONDS - start - built))s)"

@@ -174,6 +174,8 @@ RunConfig complete_run_config(RunConfig r, const std::string& origin) {
   c.range("selfplay.gumbel_noise_plies", sp.gumbel_noise_plies(), 0, 1e6);
   c.range("selfplay.alphabeta_value_share", sp.alphabeta_value_share(), 0, 1);
   c.range("selfplay.alphabeta_value_depth", sp.alphabeta_value_depth(), 1, 32);
+  if (!sp.has_reanalyse_share()) sp.set_reanalyse_share(0);
+  c.range("selfplay.reanalyse_share", sp.reanalyse_share(), 0, 1);
 
   auto& tr = *r.mutable_trainer();
   auto& opt = *tr.mutable_optimizer();
@@ -227,6 +229,9 @@ RunConfig complete_run_config(RunConfig r, const std::string& origin) {
   c.range("trainer.total_steps", tr.total_steps(), 0, 1e12);
   c.range("trainer.threads", tr.threads(), 1, 256);
   c.range("trainer.root_value_weight", tr.root_value_weight(), 0, 1);
+  // Reanalyse draws from the trainer's window unless told otherwise.
+  if (!sp.has_reanalyse_positions()) sp.set_reanalyse_positions(tr.window_positions());
+  c.range("selfplay.reanalyse_positions", sp.reanalyse_positions(), 1, 1e9);
   const bool trainer_precision_set = tr.has_precision();  // before mutable_ sets it
   c.precision("trainer.precision", *tr.mutable_precision(), trainer_precision_set);
   if (opt.schedule() == "cosine" && tr.total_steps() == 0) {

@@ -229,9 +229,14 @@ class TrainingLoop {
     std::string aux;
     if (net.points_head()) aux += fmt::format(" points {:.3f}", progress_.last_points);
     if (net.ownership_head()) aux += fmt::format(" ownership {:.4f}", progress_.last_ownership);
-    spdlog::info("step {}: wrote {} (loss p {:.3f} v {:.3f}{}, {:.2f} core-hours)", trainer_.step(),
-                 fs::path(path).filename().string(), progress_.last_p, progress_.last_v, aux,
-                 trainer_.core_hours());
+    // selfplay.reanalyse_share: the positions whose targets reanalyses replaced so far.
+    const std::string reanalysed =
+        trainer_.reanalysed_positions() > 0
+            ? fmt::format(", {} positions reanalysed", trainer_.reanalysed_positions())
+            : "";
+    spdlog::info("step {}: wrote {} (loss p {:.3f} v {:.3f}{}, {:.2f} core-hours{})",
+                 trainer_.step(), fs::path(path).filename().string(), progress_.last_p,
+                 progress_.last_v, aux, trainer_.core_hours(), reanalysed);
   }
 
   // Gates the newest candidate due, if any (training pauses; self-play goes on). Candidates
@@ -285,7 +290,7 @@ class TrainingLoop {
     status_.show(status_text(trainer_.core_hours(), trainer_.step(),
                              std::max(trainer_.games_seen(), s.games), trainer_.positions_seen(),
                              progress_.samples_per_s, progress_.last_p, progress_.last_v,
-                             selfplay_.model_id(), last_gate_));
+                             selfplay_.model_id(), last_gate_, trainer_.reanalysed_positions()));
   }
 
   // After self-play stopped: the steps since the last checkpoint saved, a last metrics row and
@@ -314,6 +319,14 @@ class TrainingLoop {
         "this session, {:.2f} games/s, {:.0f} evals/s, average batch {:.1f}), best {}; report: {}",
         out.seconds, trainer_.core_hours(), out.steps, out.games, s.games, s.games_per_s(),
         s.inference.evals_per_s(), s.inference.avg_batch(), out.best_model, dir_.report());
+    if (s.reanalysed_games > 0) {
+      spdlog::info(
+          "reanalyse: {} games ({} positions, {:.1f}% of the simulations) re-searched this "
+          "session; {} positions' targets replaced in the window over the run",
+          s.reanalysed_games, s.reanalysed_positions,
+          s.simulations > 0 ? 100.0 * s.reanalysis_simulations / s.simulations : 0.0,
+          trainer_.reanalysed_positions());
+    }
     return out;
   }
 

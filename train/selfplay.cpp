@@ -15,6 +15,7 @@
 #include "store/records.h"
 #include "train/alphabeta_labels.h"
 #include "train/config.h"
+#include "train/reanalyse.h"
 #include "train/search_config.h"
 
 namespace fs = std::filesystem;
@@ -34,6 +35,7 @@ struct SelfPlay::Impl {
   std::string writer;
   std::unique_ptr<InferenceService> service;
   std::unique_ptr<mcts::EvalCache> cache;
+  std::unique_ptr<ReanalysePool> pool;  // selfplay.reanalyse_share > 0
 
   mutable std::mutex mu;
   std::string model_id;
@@ -45,16 +47,25 @@ struct SelfPlay::Impl {
   std::atomic<int64_t> started{0};
   int64_t model_step = 0;  // training steps of the model playing (heuristic annealing)
   bool write = true;
+  // Reanalyse: simulations the reanalyses under way will still spend (one full search per
+  // position left), so that slots starting together do not all reanalyse at once.
+  int64_t reanalysis_planned = 0;
+  std::atomic<int64_t> reanalyses_started{0};
 
   Impl(GamePtr g, const RunConfig& c, const RunDir& d, std::string w)
       : game(std::move(g)), cfg(c), dir(d), writer(std::move(w)) {}
 
+  // A finished game's record, or a finished reanalysis's.
   void finish_game(GameRecord&& rec) {
     std::vector<GameRecord> chunk;
     {
       std::lock_guard<std::mutex> lock(mu);
-      totals.games += 1;
-      totals.positions += rec.moves_size();
+      if (rec.has_reanalysis()) {
+        totals.reanalysed_games += 1;
+      } else {
+        totals.games += 1;
+        totals.positions += rec.moves_size();
+      }
       if (!write) return;
       pending.push_back(std::move(rec));
       if (static_cast<int>(pending.size()) >= cfg.selfplay().games_per_chunk()) {
@@ -83,6 +94,12 @@ struct SelfPlay::Impl {
       double heuristic = -1;              // the heuristic share its search was made with
       std::unique_ptr<AlphaBeta> expert;  // made for the slot's first expert game
       int expert_player = -1;             // -1: the network plays both sides
+      // A reanalysis under way instead of a game (selfplay.reanalyse_share), searched by
+      // re_search (self-play's search, every position a full search).
+      std::unique_ptr<GameReanalysis> re;
+      std::unique_ptr<mcts::Search> re_search;
+      double re_heuristic = -1;
+      int64_t re_planned = 0;  // its share of reanalysis_planned
     };
     const auto& sp = cfg.selfplay();
     const bool improved_root_value = sp.root_value() == "improved";
@@ -97,8 +114,61 @@ struct SelfPlay::Impl {
       ao.hash_mb = 4;
       valuer = std::make_unique<AlphaBeta>(*game, ao);
     }
+    // selfplay.reanalyse_share: which stored games this thread's slots re-search.
+    Rng reanalyse_draws(mix_seed(mix_seed(cfg.seed(), std::hash<std::string>{}(writer)),
+                                 0x7265616e616cULL + thread));  // "reanal"
     std::vector<Slot> slots(games);
+    // A reanalysis in slot `s` when reanalyses are behind their share of the simulations (those
+    // spent and those planned) and a game is left to reanalyse with the current model.
+    auto start_reanalysis = [&](Slot& s) -> bool {
+      std::string model;
+      double share;
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        const double planned = static_cast<double>(reanalysis_planned);
+        if (static_cast<double>(totals.reanalysis_simulations) + planned >=
+            sp.reanalyse_share() * (static_cast<double>(totals.simulations) + planned)) {
+          return false;
+        }
+        model = model_id;
+        share = heuristic_share(sp, model_step);
+      }
+      const auto pick = pool->pick(reanalyse_draws, model);
+      if (!pick) return false;
+      try {
+        s.re = std::make_unique<GameReanalysis>(*game, pool->read(*pick), pick->chunk, pick->index,
+                                                model);
+      } catch (const std::exception& e) {  // a chunk gone or damaged, a game that does not replay
+        spdlog::warn("reanalyse skips game {} of {}: {}", pick->index + 1, pick->chunk, e.what());
+        return false;
+      }
+      const uint64_t seed = mix_seed(
+          mix_seed(mix_seed(cfg.seed(), std::hash<std::string>{}(writer)), 0x7265616e616cULL),
+          reanalyses_started.fetch_add(1));
+      if (!s.re_search || share != s.re_heuristic) {
+        mcts::SearchConfig sc = selfplay_search_config(sp, seed);
+        sc.full_search_probability = 1.0f;  // every position re-searched is a policy target
+        scale_heuristic(sc, share);
+        s.re_search = std::make_unique<mcts::Search>(game, sc, cache.get());
+        s.re_heuristic = share;
+      }
+      s.re_search->seed(seed);
+      s.re_search->reset(s.re->state());
+      s.re_planned = static_cast<int64_t>(s.re->moves()) * sp.search().simulations();
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        reanalysis_planned += s.re_planned;
+      }
+      s.expert_player = -1;
+      s.active = true;
+      return true;
+    };
     auto start = [&](Slot& s) {
+      s.re.reset();
+      if (pool && !stopped() && !(max_games > 0 && started.load() >= max_games) &&
+          start_reanalysis(s)) {
+        return;
+      }
       const int64_t n = started.fetch_add(1);
       if (stopped() || (max_games > 0 && n >= max_games)) {
         s.active = false;
@@ -188,6 +258,32 @@ struct SelfPlay::Impl {
         play(s, info.best);
       }
     };
+    // A reanalysis's search of its position is done: recorded, and the search follows the
+    // game's move, or the record is kept and the slot starts its next job.
+    auto reanalyse_step = [&](Slot& s) {
+      const mcts::SearchResult r = s.re_search->result();
+      const Action action = s.re->action();
+      s.re->record(r, improved_root_value);
+      const int64_t spent = std::min<int64_t>(s.re_planned, sp.search().simulations());
+      s.re_planned -= spent;
+      const bool done = s.re->done();
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        totals.simulations += r.simulations;
+        totals.reanalysis_simulations += r.simulations;
+        totals.reanalysed_positions += 1;
+        reanalysis_planned -= spent + (done ? s.re_planned : 0);
+      }
+      if (!done) {
+        s.re_search->advance(action);
+        return;
+      }
+      s.re_planned = 0;
+      GameRecord rec = s.re->take();
+      s.re.reset();
+      finish_game(std::move(rec));
+      start(s);
+    };
     for (Slot& s : slots) start(s);
     mcts::BatchStepper stepper(*service);
     std::vector<mcts::Search*> active;
@@ -196,31 +292,29 @@ struct SelfPlay::Impl {
       active.clear();
       for (Slot& s : slots) {
         expert_moves(s);
-        if (s.active && s.state->to_move() != s.expert_player) active.push_back(s.search.get());
+        if (!s.active) continue;
+        if (s.re) {
+          active.push_back(s.re_search.get());
+        } else if (s.state->to_move() != s.expert_player) {
+          active.push_back(s.search.get());
+        }
       }
       if (active.empty()) break;
       stepper.step(active, sp.search().leaves_per_batch());
       for (Slot& s : slots) {
+        if (s.active && s.re) {
+          if (s.re_search->done()) reanalyse_step(s);
+          continue;
+        }
         if (!s.active || s.state->to_move() == s.expert_player || !s.search->done()) continue;
         const mcts::SearchResult r = s.search->result();
         MoveRecord* m = s.rec.add_moves();
         m->set_action(r.action);
-        m->set_full_search(r.full_search);
-        m->set_simulations(r.simulations);
-        m->set_root_value(improved_root_value && r.improved_value >= 0
-                              ? r.improved_value
-                              : r.wdl[0] + 0.5f * r.wdl[1]);
+        record_search(r, improved_root_value, *m);
         if (valuer && value_draws.uniform() < sp.alphabeta_value_share()) {
           const SearchInfo info = valuer->search(*s.state);
           m->set_alphabeta_value(
               static_cast<float>(score_win_probability(info.score, labels.value_scale())));
-        }
-        if (r.full_search) {
-          const auto& target = r.policy_target();
-          for (size_t k = 0; k < r.actions.size(); ++k) {
-            m->add_policy_actions(r.actions[k]);
-            m->add_policy(target[k]);
-          }
         }
         {
           std::lock_guard<std::mutex> lock(mu);
@@ -283,6 +377,10 @@ SelfPlay::SelfPlay(GamePtr game, const RunConfig& config, const RunDir& dir, std
   if (config.selfplay().search().cache_size() > 0) {
     impl_->cache = std::make_unique<mcts::EvalCache>(config.selfplay().search().cache_size());
   }
+  if (config.selfplay().reanalyse_share() > 0) {
+    impl_->pool = std::make_unique<ReanalysePool>(impl_->game, dir.records(),
+                                                  config.selfplay().reanalyse_positions());
+  }
   impl_->reload();
   if (!impl_->service) throw std::runtime_error("no model at " + dir.best());
 }
@@ -302,6 +400,7 @@ void SelfPlay::run(const std::atomic<bool>& stop, int64_t max_games, bool write_
   const int threads = std::max(1, std::min(sp.threads(), sp.parallel_games()));
   m.write = write_records;
   m.started = 0;
+  m.reanalysis_planned = 0;
   m.service->set_expected_callers(threads);
   m.service->reset_stats();
   {

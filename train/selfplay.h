@@ -2,7 +2,9 @@
 // CPU. `threads` threads each step their share of the games together (mcts::BatchStepper): one
 // step collects leaves from every game of the thread and sends them to the inference service in
 // one request. Finished games become records (store/records.h), written in chunks of
-// games_per_chunk. The best model (models/best.pt) is reloaded when it changes.
+// games_per_chunk. The best model (models/best.pt) is reloaded when it changes. With
+// selfplay.reanalyse_share a slot may re-search a stored game instead of playing a new one
+// (train/reanalyse.h); its reanalysis record goes into the same chunks.
 #pragma once
 
 #include <atomic>
@@ -23,6 +25,11 @@ struct SelfPlayStats {
   int64_t moves = 0;        // moves played, finished games or not
   int64_t simulations = 0;  // simulations of those moves
   int64_t chunks = 0;
+  // Reanalyse (selfplay.reanalyse_share, train/reanalyse.h): games re-searched (records
+  // written), positions re-searched, and their simulations (counted in `simulations` too).
+  int64_t reanalysed_games = 0;
+  int64_t reanalysed_positions = 0;
+  int64_t reanalysis_simulations = 0;
   double seconds = 0;  // wall time in run()
   InferenceStats inference;
   double games_per_s() const { return seconds > 0 ? games / seconds : 0; }

@@ -128,6 +128,8 @@ struct Trainer::Impl {
 
   // Adds a chunk's games to the window; false if it cannot be read. A game that does not
   // replay or has bad policy targets is skipped (with a warning), the rest of the chunk kept.
+  // A reanalysis record's targets replace those of the game it names (Window::apply_reanalysis);
+  // one that does not match its game is skipped the same way.
   bool ingest(const std::string& name, bool count) {
     RecordChunk chunk;
     try {
@@ -137,9 +139,20 @@ struct Trainer::Impl {
       return false;
     }
     for (int i = 0; i < chunk.games_size(); ++i) {
+      if (chunk.games(i).has_reanalysis()) {
+        int n = 0;
+        try {
+          n = window.apply_reanalysis(*game, chunk.games(i));
+        } catch (const RecordError& e) {
+          spdlog::warn("trainer skips reanalysis {} of {}: {}", i + 1, name, e.what());
+          continue;
+        }
+        if (count) state.set_reanalysed_positions(state.reanalysed_positions() + n);
+        continue;
+      }
       int n = 0;
       try {
-        n = window.add_game(*game, chunk.games(i));
+        n = window.add_game(*game, chunk.games(i), record_game_key(name, i));
       } catch (const RecordError& e) {
         // The window is unchanged (Window::add_game checks the whole record first).
         spdlog::warn("trainer skips game {} of {}: {}", i + 1, name, e.what());
@@ -239,6 +252,7 @@ struct Trainer::Impl {
   uint64_t window_hash() const {
     uint64_t h = mix_seed(window.size(), state.games_seen());
     h = mix_seed(h, state.positions_seen());
+    h = mix_seed(h, state.reanalysed_positions());
     return mix_seed(h, state.ingested_chunks_size());
   }
 };
@@ -332,8 +346,12 @@ int64_t Trainer::steps_allowed() const {
   const Impl& m = *impl_;
   if (!ready()) return 0;
   const auto& t = m.cfg.trainer();
-  int64_t target = static_cast<int64_t>(
-      m.state.positions_seen() * double(t.samples_per_position()) / (t.batch_size() * m.shards()));
+  // Reanalysed positions count as new ones: their targets are new, and self-play spent on each
+  // the search a new position costs, so the trainer's steps per simulation of self-play stay
+  // what they are without reanalysis (an A/B at equal core-hours then splits the CPU alike).
+  const int64_t positions = m.state.positions_seen() + m.state.reanalysed_positions();
+  int64_t target = static_cast<int64_t>(positions * double(t.samples_per_position()) /
+                                        (t.batch_size() * m.shards()));
   if (t.total_steps() > 0) target = std::min<int64_t>(target, t.total_steps());
   return std::max<int64_t>(0, target - m.state.step());
 }
@@ -550,6 +568,7 @@ int64_t Trainer::step() const { return impl_->state.step(); }
 double Trainer::core_hours() const { return impl_->run_cpu_seconds() / 3600; }
 int64_t Trainer::games_seen() const { return impl_->state.games_seen(); }
 int64_t Trainer::positions_seen() const { return impl_->state.positions_seen(); }
+int64_t Trainer::reanalysed_positions() const { return impl_->state.reanalysed_positions(); }
 size_t Trainer::window_size() const { return impl_->window.size(); }
 std::vector<std::string> Trainer::ingested_chunks() const {
   const auto& names = impl_->state.ingested_chunks();

@@ -44,7 +44,8 @@ class Trainer {
           int micro_batches = 1);
   ~Trainer();
 
-  // Reads record chunks not yet ingested; returns the number of games added.
+  // Reads record chunks not yet ingested; returns the number of games added (reanalyses of
+  // games, train/reanalyse.h, replace targets and are not counted).
   int ingest_new_records();
   // Whether the window holds enough positions to train.
   bool ready() const;
@@ -62,6 +63,9 @@ class Trainer {
   double core_hours() const;
   int64_t games_seen() const;
   int64_t positions_seen() const;
+  // Positions whose targets reanalyses replaced in the window (selfplay.reanalyse_share), over
+  // the run; trainer.samples_per_position counts them as new positions.
+  int64_t reanalysed_positions() const;
   size_t window_size() const;
   // Record chunks (file names) the trainer has read, in order: its window is rebuilt from them.
   std::vector<std::string> ingested_chunks() const;

@@ -94,7 +94,11 @@ void set_aux_targets(const Game& game, const GameRecord& record, const State& fi
   }
 }
 
-int Window::add_game(const Game& game, const GameRecord& record) {
+std::string record_game_key(const std::string& chunk, int index) {
+  return chunk + '#' + std::to_string(index);
+}
+
+int Window::add_game(const Game& game, const GameRecord& record, const std::string& key) {
   // Everything is checked before the window changes: a bad record adds nothing.
   std::vector<Sample> added;
   std::vector<Action> legal;
@@ -117,9 +121,79 @@ int Window::add_game(const Game& game, const GameRecord& record) {
     final_state = record.start().empty() ? game.initial_state() : game.parse_state(record.start());
   }
   set_aux_targets(game, record, *final_state, ownership_plies_, added.data(), added.size());
+  if (!key.empty() && !added.empty()) {
+    GameSpan span;
+    span.first = dropped_ + samples_.size();
+    span.count = static_cast<int>(added.size());
+    span.winner = record.winner();
+    spans_[key] = span;
+    span_order_.push_back(key);
+  }
   for (Sample& s : added) samples_.push_back(std::move(s));
-  while (samples_.size() > capacity_) samples_.pop_front();
+  while (samples_.size() > capacity_) drop_front();
   return static_cast<int>(added.size());
+}
+
+void Window::drop_front() {
+  samples_.pop_front();
+  ++dropped_;
+  // Spans whose every position has left are forgotten (a key added again since is kept).
+  while (!span_order_.empty()) {
+    const auto it = spans_.find(span_order_.front());
+    if (it != spans_.end() && it->second.first + it->second.count > dropped_) break;
+    if (it != spans_.end()) spans_.erase(it);
+    span_order_.pop_front();
+  }
+}
+
+int Window::apply_reanalysis(const Game& game, const GameRecord& record) {
+  const Reanalysis& of = record.reanalysis();
+  const std::string name =
+      "reanalysis of game " + std::to_string(of.game() + 1) + " of " + of.chunk();
+  if (!record.has_reanalysis()) throw RecordError("record: not a reanalysis");
+  const auto it = spans_.find(record_game_key(of.chunk(), of.game()));
+  if (it == spans_.end()) return 0;
+  const GameSpan span = it->second;
+  auto refuse = [&](const std::string& why) { throw RecordError(name + ": " + why); };
+  if (record.moves_size() != span.count) {
+    refuse(std::to_string(record.moves_size()) + " moves, but the game has " +
+           std::to_string(span.count));
+  }
+  if (record.winner() != span.winner) {
+    refuse("winner " + std::to_string(record.winner()) + ", but the game's is " +
+           std::to_string(span.winner));
+  }
+  // Everything is checked before a target changes: a bad record replaces nothing.
+  std::vector<std::pair<Sample*, Sample>> fresh;
+  std::vector<Action> legal;
+  try {
+    replay_record(game, record, [&](const State& state, int i) {
+      const uint64_t serial = span.first + static_cast<uint64_t>(i);
+      if (serial < dropped_) return;  // this position has left the window
+      Sample& old = samples_[serial - dropped_];
+      if (old.state->hash() != state.hash() || old.state->to_move() != state.to_move()) {
+        refuse("the position before move " + std::to_string(i + 1) + " is " + state.to_text() +
+               ", but the game's is " + old.state->to_text());
+      }
+      Sample s;
+      policy_target(game, state, record.moves(i), i, legal, s);
+      const MoveRecord& m = record.moves(i);
+      s.wdl = value_target(record, state.to_move(),
+                           m.has_alphabeta_value() ? m.alphabeta_value() : m.root_value(),
+                           root_value_weight_);
+      fresh.emplace_back(&old, std::move(s));
+    });
+  } catch (const RecordError& e) {
+    const std::string what = e.what();
+    if (what.rfind(name, 0) == 0) throw;
+    refuse(what);
+  }
+  for (auto& [old, s] : fresh) {
+    old->policy_index = std::move(s.policy_index);
+    old->policy = std::move(s.policy);
+    old->wdl = s.wdl;
+  }
+  return static_cast<int>(fresh.size());
 }
 
 }  // namespace pincer

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "engine/game.h"
@@ -45,6 +47,10 @@ void set_aux_targets(const Game& game, const GameRecord& record, const State& fi
 std::array<float, 3> value_target(const GameRecord& record, int to_move, float root_value,
                                   double root_value_weight);
 
+// The name of game `index` (0-based) of the record chunk `chunk` (a file name under records/):
+// how a reanalysis record names the game it re-searched, and how the window finds it.
+std::string record_game_key(const std::string& chunk, int index);
+
 class Window {
  public:
   // ownership_plies > 0: the games added get ownership targets that many plies ahead (where the
@@ -57,17 +63,39 @@ class Window {
   // number of positions added. Throws RecordError, leaving the window unchanged, for a record
   // that does not replay or whose policy targets name illegal or out-of-range actions. The
   // points target is the record's final_points, or where it has none (older records) the
-  // points of the replayed final position. Ownership targets as set_aux_targets.
-  int add_game(const Game& game, const GameRecord& record);
+  // points of the replayed final position. Ownership targets as set_aux_targets. `key`
+  // (record_game_key) names the game so that a reanalysis of it finds its positions; "" for none.
+  int add_game(const Game& game, const GameRecord& record, const std::string& key = "");
+  // A reanalysis record (GameRecord.reanalysis, train/reanalyse.h): its policy and value targets
+  // replace those of the game it names, at that game's positions still in the window, as MuZero
+  // Reanalyse replaces stale targets (the positions stay where they are: a game is trained on
+  // once per position, with its newest targets; a later reanalysis replaces an earlier one).
+  // Returns the number of positions whose targets were replaced: 0 when the game is not in the
+  // window (it has left, or was never added under its key). Throws RecordError naming the game,
+  // leaving the window unchanged, for a record that is not a reanalysis, whose moves, start or
+  // result are not the game's, or whose targets are bad.
+  int apply_reanalysis(const Game& game, const GameRecord& record);
   size_t size() const { return samples_.size(); }
   size_t capacity() const { return capacity_; }
   const Sample& operator[](size_t i) const { return samples_[i]; }
 
  private:
+  // Where a keyed game's positions are: samples first .. first + count - 1, counted from the
+  // first sample ever added (samples_[i] is sample dropped_ + i).
+  struct GameSpan {
+    uint64_t first = 0;
+    int count = 0;
+    int winner = -1;
+  };
+  void drop_front();
+
   size_t capacity_;
   double root_value_weight_;
   int ownership_plies_;
   std::deque<Sample> samples_;
+  uint64_t dropped_ = 0;  // samples that have left the window
+  std::unordered_map<std::string, GameSpan> spans_;
+  std::deque<std::string> span_order_;  // keys of spans_, oldest game first
 };
 
 }  // namespace pincer

@@ -25,11 +25,15 @@ void check_run(const std::string& root) {
   const RunDir dir(root);
   const RunConfig cfg = run_dir_config(dir, "");
   const GamePtr game = load_game(cfg.rules());
-  // Record chunks: each whole, under the run's rules.
-  int64_t games = 0;
+  // Record chunks: each whole, under the run's rules. Reanalyses (selfplay.reanalyse_share)
+  // re-search stored games: counted apart.
+  int64_t games = 0, reanalyses = 0;
   const auto chunks = list_record_chunks(dir.records());
   for (const std::string& name : chunks) {
-    games += read_record_chunk(dir.records() + "/" + name, *game).games_size();
+    const RecordChunk chunk = read_record_chunk(dir.records() + "/" + name, *game);
+    for (const GameRecord& g : chunk.games()) {
+      ++(g.has_reanalysis() ? reanalyses : games);
+    }
   }
   // Models: each loads for the game.
   static const std::regex model_re("model-\\d+\\.pt");
@@ -87,9 +91,10 @@ void check_run(const std::string& root) {
   }
   std::printf(
       "chunks=%zu games=%lld models=%d best=%s checkpoint_step=%lld gates=%d metrics_rows=%d "
-      "temporaries=%d\n",
+      "temporaries=%d%s\n",
       chunks.size(), static_cast<long long>(games), models, best.c_str(),
-      static_cast<long long>(step), gates, rows, temporaries);
+      static_cast<long long>(step), gates, rows, temporaries,
+      reanalyses ? (" reanalyses=" + std::to_string(reanalyses)).c_str() : "");
 }
 
 RegisterCommand reg{"checkrun",

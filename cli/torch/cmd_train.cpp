@@ -161,6 +161,10 @@ void cmd_selfplay(const Options& o) {
             "evals/s, batch {:.1f}, model {}",
             writer, s.games, s.positions, s.games_per_s() * 3600, s.simulations_per_s(),
             s.inference.evals_per_s(), s.inference.avg_batch(), sp.model_id());
+        if (s.reanalysed_games > 0) {
+          spdlog::info("self-play {}: {} games ({} positions) reanalysed", writer,
+                       s.reanalysed_games, s.reanalysed_positions);
+        }
       }
     }
   });

@@ -36,6 +36,9 @@ void add_window(const Game& game, const RecordChunk& chunk, double root_value_we
                 Positions& out) {
   Window window(std::numeric_limits<size_t>::max(), root_value_weight);
   for (const GameRecord& record : chunk.games()) {
+    // A reanalysis (selfplay.reanalyse_share) repeats a stored game with new targets: its
+    // positions are that game's, not new ones, and the game is read as it was played.
+    if (record.has_reanalysis()) continue;
     const int added = window.add_game(game, record);
     for (int i = 0; i < added; ++i) {
       out.game.push_back(out.games);
@@ -248,6 +251,11 @@ py::list chunk_games(const std::string& path, const py::object& rules) {
     g["finished_unix_ms"] = r.finished_unix_ms();
     g["expert_player"] =
         r.has_expert_player() ? py::object(py::int_(r.expert_player())) : py::object(py::none());
+    // A reanalysis (selfplay.reanalyse_share): (chunk, game index) of the game it re-searched.
+    g["reanalysis_of"] =
+        r.has_reanalysis()
+            ? py::object(py::make_tuple(r.reanalysis().chunk(), r.reanalysis().game()))
+            : py::object(py::none());
     out.append(g);
   }
   return out;
@@ -296,7 +304,7 @@ config's trainer.root_value_weight); newest: read only the newest this many chun
 also holds chunks (the names read, oldest first), rules and fingerprint.)");
   m.def("read_chunk_games", &chunk_games, py::arg("path"), py::arg("rules") = py::none(),
         "The games of a record chunk: model_id, start, actions, winner, reason, final_points, "
-        "seed, finished_unix_ms, expert_player");
+        "seed, finished_unix_ms, expert_player, reanalysis_of");
   m.def(
       "read_sgn",
       [](const std::string& path, const std::string& policy) {

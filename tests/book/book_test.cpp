@@ -409,5 +409,28 @@ TEST(BookStats, CountsSelfPlayRecords) {
   EXPECT_EQ(p->moves(0).text(), "c3");
 }
 
+// A reanalysis record (selfplay.reanalyse_share) repeats a stored game with new targets: the game
+// counts once, as itself.
+TEST(BookStats, SkipsReanalysisRecords) {
+  GamePtr game = make_tictactoe();
+  GameRecord r;
+  r.set_fingerprint(game->fingerprint());
+  for (const char* m : {"b2", "a1", "c3"}) {
+    r.add_moves()->set_action(game->parse_action(*after(*game, {}), m));
+  }
+  r.set_winner(1);
+  GameRecord again = r;
+  again.mutable_reanalysis()->set_chunk("0000000000001-sp-000000.chunk");
+  StatsCollector stats(*game, StatsOptions{});
+  stats.add_record(r);
+  stats.add_record(again);
+  EXPECT_EQ(stats.games(), 1u);
+  OpeningBook book(*game);
+  stats.merge_into(book);
+  const BookPosition* p = book.find(after(*game, {"b2"})->hash());
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->stats().games(), 1u);
+}
+
 }  // namespace
 }  // namespace pincer::book
