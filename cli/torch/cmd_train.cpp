@@ -88,13 +88,18 @@ bool store_step(const char* what, F&& f) {
   }
 }
 
-// A metrics.csv row with the fields it lacks (at the end) left empty: as many fields as the
-// header (kMetricsColumns), which `pincer checkrun` and the report expect.
-std::string padded_metrics_row(std::string row) {
+// A metrics.csv row from its first fields, the run's core-hours and the auxiliary losses: the
+// fields between left empty, each value in its own column of the header (kMetricsColumns),
+// which `pincer checkrun` and the report expect.
+std::string metrics_row(std::string row, double core_hours, double points_loss,
+                        double ownership_loss) {
   const std::string header = kMetricsColumns;
-  const auto fields = std::count(header.begin(), header.end(), ',');
-  for (auto n = std::count(row.begin(), row.end(), ','); n < fields; ++n) row += ',';
-  return row;
+  const std::string before_hours = header.substr(0, header.find("core_hours"));
+  const auto hours_column = std::count(before_hours.begin(), before_hours.end(), ',');
+  for (auto n = std::count(row.begin(), row.end(), ','); n < hours_column; ++n) row += ',';
+  char tail[96];
+  std::snprintf(tail, sizeof tail, "%.4f,%.5f,%.5f", core_hours, points_loss, ownership_loss);
+  return row + tail;
 }
 
 // The record chunks a trainer checkpoint's window holds (its TrainerState), so that a trainer
@@ -352,7 +357,7 @@ void cmd_trainer(const Options& o) {
   const auto& tc = cfg.trainer();
   const int64_t target = o.steps > 0 ? trainer.step() + o.steps : tc.total_steps();
   if (group) group->check_same(uint64_t(target), "step target (--steps)");
-  double lp = 0, lv = 0;
+  double lp = 0, lv = 0, lpts = 0, lown = 0;
   int n = 0;
   int64_t unsaved = 0;
   auto last_wait_log = std::chrono::steady_clock::now() - std::chrono::seconds(60);
@@ -401,7 +406,8 @@ void cmd_trainer(const Options& o) {
     }
     for (int64_t i = 0; i < allowed && !stopping(); ++i) {
       const TrainStepResult r = trainer.train_step();
-      lp += r.policy_loss, lv += r.value_loss, ++n, ++unsaved;
+      lp += r.policy_loss, lv += r.value_loss, lpts += r.points_loss, lown += r.ownership_loss;
+      ++n, ++unsaved;
       if (writer && r.step % tc.checkpoint_every() == 0) {
         const std::string path = trainer.write_model();
         trainer.save_checkpoint();
@@ -411,14 +417,11 @@ void cmd_trainer(const Options& o) {
                       static_cast<long long>(unix_ms_now()), static_cast<long long>(r.step),
                       static_cast<long long>(trainer.games_seen()),
                       static_cast<long long>(trainer.positions_seen()), lp / n, lv / n, r.lr);
-        // The last column is the run's core-hours (store/run_dir.h kMetricsColumns).
-        char hours[32];
-        std::snprintf(hours, sizeof hours, "%.4f", trainer.core_hours());
-        append_metrics_row(dir, padded_metrics_row(row) + hours);
+        append_metrics_row(dir, metrics_row(row, trainer.core_hours(), lpts / n, lown / n));
         publish_checkpoint(rs, trainer);
         spdlog::info("step {}: loss p {:.3f} v {:.3f}, wrote {}", r.step, lp / n, lv / n,
                      fs::path(path).filename().string());
-        lp = lv = 0;
+        lp = lv = lpts = lown = 0;
         n = 0;
       }
     }

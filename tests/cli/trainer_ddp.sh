@@ -57,6 +57,18 @@ grep -q '^step=6 ' "$tmp/rank1.log" || fail "rank 1 did not stop at step 6"
 [ -e "$tmp/r1/trainer.ckpt" ] && fail "rank 1 wrote a checkpoint"
 [ -e "$tmp/r1/models" ] && fail "rank 1 wrote models"
 [ "$(ls "$tmp/r0/records")" = "$(ls "$tmp/r1/records")" ] || fail "rank 1 lacks rank 0's chunks"
+# Rank 0's metrics rows: every field in its column of the header, core-hours where they belong.
+python3 - "$tmp/r0/metrics.csv" <<'PY' || fail "rank 0's metrics.csv"
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+header, train = rows[0], [r for r in rows[1:] if r[1] == "train"]
+assert train, "no train rows"
+for r in train:
+    assert len(r) == len(header), f"{len(r)} fields, the header has {len(header)}: {r}"
+    f = dict(zip(header, r))
+    assert 0 < float(f["core_hours"]) < 1, f"core_hours {f['core_hours']!r}"
+    assert float(f["points_loss"]) > 0 and float(f["ownership_loss"]) > 0, r
+PY
 
 # A new group resumes from rank 0's checkpoint (step 6), rank 1 into another empty dir.
 port=$(free_port)
