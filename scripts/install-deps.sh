@@ -15,7 +15,7 @@ packages=(build-essential cmake ninja-build ccache pkg-config clang libclang-rt-
   # libzip: checks the CRCs of model files of older builds before `pincer model convert`.
   libzip-dev
   # OpenBLAS (OpenMP build): LibTorch's CPU matrix products go through the system BLAS, and
-  # Debian's default is the slow reference one (docs/training.md, "Network speed").
+  # Debian's default is the slow reference one (docs/training.md, "Network and training speed").
   libopenblas0-openmp
   # The Python module (python/, docs/python.md) and its tests (tests/python/): pybind11, Python's
   # headers, numpy and pytest for Debian's python3.
