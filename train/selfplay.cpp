@@ -115,8 +115,8 @@ struct SelfPlay::Impl {
       valuer = std::make_unique<AlphaBeta>(*game, ao);
     }
     // selfplay.reanalyse_share: which stored games this thread's slots re-search.
-    Rng reanalyse_draws(mix_seed(mix_seed(cfg.seed(), std::hash<std::string>{}(writer)),
-                                 0x7265616e616cULL + thread));  // "reanal"
+    const uint64_t writer_seed = mix_seed(cfg.seed(), std::hash<std::string>{}(writer));
+    Rng reanalyse_draws(mix_seed(writer_seed, 0x7265616e616cULL + thread));  // "reanal"
     std::vector<Slot> slots(games);
     // A reanalysis in slot `s` when reanalyses are behind their share of the simulations (those
     // spent and those planned) and a game is left to reanalyse with the current model.
@@ -142,9 +142,8 @@ struct SelfPlay::Impl {
         spdlog::warn("reanalyse skips game {} of {}: {}", pick->index + 1, pick->chunk, e.what());
         return false;
       }
-      const uint64_t seed = mix_seed(
-          mix_seed(mix_seed(cfg.seed(), std::hash<std::string>{}(writer)), 0x7265616e616cULL),
-          reanalyses_started.fetch_add(1));
+      const uint64_t seed =
+          mix_seed(mix_seed(writer_seed, 0x7265616e616cULL), reanalyses_started.fetch_add(1));
       if (!s.re_search || share != s.re_heuristic) {
         mcts::SearchConfig sc = selfplay_search_config(sp, seed);
         sc.full_search_probability = 1.0f;  // every position re-searched is a policy target

@@ -1,4 +1,5 @@
-// Shared helpers of the train/ and nn/ tests: scratch directories and a tic-tac-toe run config.
+// Shared helpers of the train/ and nn/ tests: scratch directories, a tic-tac-toe run config and
+// game records.
 #pragma once
 
 #include <unistd.h>
@@ -8,7 +9,10 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
+#include "engine/game.h"
+#include "proto/record.pb.h"
 #include "proto/run_config.pb.h"
 #include "tests/support/tictactoe.h"
 #include "train/config.h"
@@ -78,6 +82,35 @@ inline RunConfig tictactoe_config(const std::string& rules_path) {
     gating { games: 12 threshold: 0.5 search { simulations: 32 } random_opening_plies: 1 }
   )";
   return parse_run_config(text, "tictactoe test config");
+}
+
+// A game as a self-play record: every move a full search of 10 simulations whose policy target
+// is all on the move played, root value `root_value`; written by `model_id`.
+inline GameRecord searched_record(const Game& game, const std::vector<Action>& moves, int winner,
+                                  const std::string& model_id, float root_value = 0.5f) {
+  GameRecord r;
+  r.set_game(game.game_name());
+  r.set_ruleset_name(game.ruleset_name());
+  r.set_fingerprint(game.fingerprint());
+  r.set_model_id(model_id);
+  auto state = game.initial_state();
+  std::vector<Action> legal;
+  for (Action a : moves) {
+    state->legal_actions(legal);
+    MoveRecord* m = r.add_moves();
+    m->set_action(a);
+    m->set_full_search(true);
+    m->set_simulations(10);
+    m->set_root_value(root_value);
+    for (Action l : legal) {
+      m->add_policy_actions(l);
+      m->add_policy(l == a ? 1.0f : 0.0f);
+    }
+    state->apply(a);
+  }
+  r.set_winner(winner);
+  r.set_reason(winner < 0 ? "draw" : "line");
+  return r;
 }
 
 }  // namespace pincer::testing

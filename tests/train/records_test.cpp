@@ -16,29 +16,7 @@ namespace pincer::testing {
 namespace {
 
 GameRecord sample_record(const Game& game, const std::vector<Action>& moves, int winner) {
-  GameRecord r;
-  r.set_game(game.game_name());
-  r.set_ruleset_name(game.ruleset_name());
-  r.set_fingerprint(game.fingerprint());
-  r.set_model_id("test/model-1");
-  auto state = game.initial_state();
-  std::vector<Action> legal;
-  for (Action a : moves) {
-    state->legal_actions(legal);
-    MoveRecord* m = r.add_moves();
-    m->set_action(a);
-    m->set_full_search(true);
-    m->set_simulations(10);
-    m->set_root_value(0.5f);
-    for (Action l : legal) {
-      m->add_policy_actions(l);
-      m->add_policy(l == a ? 1.0f : 0.0f);
-    }
-    state->apply(a);
-  }
-  r.set_winner(winner);
-  r.set_reason(winner < 0 ? "draw" : "line");
-  return r;
+  return searched_record(game, moves, winner, "test/model-1");
 }
 
 TEST(Records, ChunkRoundTrip) {
