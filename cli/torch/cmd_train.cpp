@@ -46,6 +46,7 @@ struct Options {
   std::string writer;
   std::string store;
   std::string cache;
+  std::string rules;        // train: another ruleset of the config's game
   DistributedOptions dist;  // trainer: data-parallel ranks
   double dist_timeout_s = 300;
 };
@@ -310,6 +311,14 @@ void cmd_train(const Options& o) {
   } else {
     throw ConfigError("--config is required for a new run dir (" + path + " has no config)");
   }
+  if (!o.rules.empty() && o.rules != cfg.rules()) {
+    // A run trains one ruleset for life: its models, records and book are that ruleset's.
+    if (rs || fs::exists(dir.config())) {
+      throw ConfigError(path + " trains " + cfg.rules() + "; --rules " + o.rules +
+                        " needs a new run dir");
+    }
+    cfg.set_rules(o.rules);
+  }
   LoopOptions lo;
   if (o.minutes > 0) lo.max_minutes = o.minutes;
   lo.stop = &install_stop_signal();
@@ -506,6 +515,9 @@ RegisterCommand reg_train{
       app.add_option("--minutes", o->minutes,
                      "Stop after this many minutes (overrides max_minutes)");
       app.add_flag("--quiet", o->quiet, "No live status line");
+      app.add_option("--rules", o->rules,
+                     "Train this ruleset with the config's recipe (a new run dir only), e.g. "
+                     "seega-7x7 with configs/runs/seega.textproto");
       app.callback([o] { cmd_train(*o); });
     }};
 

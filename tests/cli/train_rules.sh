@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# `pincer train --rules R`: a config's recipe on another ruleset of its game. A new run dir takes
+# R (its config.textproto and its first model name it); a run dir of another ruleset, or a ruleset
+# that does not exist, is refused with a message that names both and writes nothing.
+# Usage: train_rules.sh PINCER SOURCE_DIR
+set -u
+pincer=$1
+[ -f "$(dirname "$pincer")/pincer-torch.so" ] || { echo "no torch part of pincer: skipped"; exit 0; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+contains() {
+  case "$3" in *"$2"*) ;; *) fail "$1: no \"$2\" in: $3" ;; esac
+}
+
+cat > "$tmp/config.textproto" <<'CONFIG'
+rules: "seize-reference"
+seed: 3
+network { blocks: 1 channels: 8 policy_channels: 2 value_channels: 1 value_hidden: 16 }
+inference { max_batch: 32 max_wait_us: 500 threads: 1 }
+selfplay {
+  search { simulations: 6 leaves_per_batch: 2 }
+  parallel_games: 8
+  threads: 2
+  max_moves: 40
+  games_per_chunk: 2
+}
+trainer {
+  optimizer { kind: "adam" learning_rate: 0.002 }
+  batch_size: 16
+  window_positions: 5000
+  min_positions: 60
+  samples_per_position: 2
+  checkpoint_every: 5
+  threads: 1
+}
+gating { games: 2 search { simulations: 4 } random_opening_plies: 2 }
+CONFIG
+
+# A ruleset that does not exist: refused, no run dir left behind with a config.
+out=$("$pincer" train --config "$tmp/config.textproto" --rules seize-nosuch --dir "$tmp/bad" \
+  --minutes 0.1 --quiet 2>&1)
+status=$?
+[ $status -ne 0 ] || fail "an unknown ruleset was accepted"
+contains "unknown ruleset" "seize-nosuch" "$out"
+[ ! -f "$tmp/bad/config.textproto" ] || fail "an unknown ruleset left a config.textproto"
+
+# The recipe on seize-v0: the run is seize-v0's.
+out=$("$pincer" train --config "$tmp/config.textproto" --rules seize-v0 --dir "$tmp/v0" \
+  --minutes 0.1 --quiet 2>&1)
+status=$?
+[ $status -eq 0 ] || fail "train --rules seize-v0: status $status: $out"
+contains "the run's config" 'rules: "seize-v0"' "$(cat "$tmp/v0/config.textproto" 2>&1)"
+out=$("$pincer" checkrun --dir "$tmp/v0" 2>&1) || fail "checkrun after --rules: $out"
+# Its model is a seize-v0 model: it plays seize-v0 and is refused under seize-reference.
+out=$("$pincer" match --rules seize-v0 --a "net:model=$tmp/v0/models/best.pt,sims=4" --b random \
+  --games 2 2>&1) || fail "the run's model under seize-v0: $out"
+out=$("$pincer" match --rules seize-reference --a "net:model=$tmp/v0/models/best.pt,sims=4" \
+  --b random --games 2 2>&1) && fail "the run's seize-v0 model played seize-reference: $out"
+contains "the model's ruleset named" "seize-v0" "$out"
+
+# The same run dir under another ruleset: refused, the run untouched.
+before=$(cat "$tmp/v0/config.textproto")
+out=$("$pincer" train --dir "$tmp/v0" --rules seize-reference --minutes 0.1 --quiet 2>&1)
+status=$?
+[ $status -ne 0 ] || fail "a seize-v0 run dir was resumed as seize-reference"
+contains "another ruleset's run dir" "trains seize-v0; --rules seize-reference needs a new run dir" "$out"
+[ "$before" = "$(cat "$tmp/v0/config.textproto")" ] || fail "the refused --rules changed the config"
+# Naming the run's own ruleset resumes it.
+out=$("$pincer" train --dir "$tmp/v0" --rules seize-v0 --minutes 0.05 --quiet 2>&1)
+status=$?
+[ $status -eq 0 ] || fail "resuming with the run's own --rules: status $status: $out"
+
+[ $failures -eq 0 ] && echo "all train --rules checks passed"
+exit $((failures > 0))
