@@ -14,29 +14,7 @@ trap '[ "$pid" -gt 0 ] && kill -9 "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 failures=0
 fail() { echo "FAIL $*"; failures=$((failures + 1)); }
 
-cat > "$tmp/config.textproto" <<'CONFIG'
-rules: "seize-reference"
-seed: 3
-network { blocks: 1 channels: 8 policy_channels: 2 value_channels: 1 value_hidden: 16 }
-inference { max_batch: 32 max_wait_us: 500 threads: 1 }
-selfplay {
-  search { simulations: 6 leaves_per_batch: 2 }
-  parallel_games: 8
-  threads: 2
-  max_moves: 40
-  games_per_chunk: 2
-}
-trainer {
-  optimizer { kind: "adam" learning_rate: 0.002 }
-  batch_size: 16
-  window_positions: 5000
-  min_positions: 60
-  samples_per_position: 2
-  checkpoint_every: 5
-  threads: 1
-}
-gating { games: 2 search { simulations: 4 } random_opening_plies: 2 }
-CONFIG
+cp "$2/tests/support/seize-micro.textproto" "$tmp/config.textproto"
 run="$tmp/run"
 RANDOM=${PINCER_KILL_SEED:-$$}
 survived=0
