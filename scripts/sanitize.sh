@@ -1,26 +1,38 @@
 #!/usr/bin/env bash
 # Sanitizer runs (part of scripts/test.sh; docs/testing.md says what each covers): Debug builds
 # (asserts on, -O1) with
-#   build-asan/  AddressSanitizer + UndefinedBehaviorSanitizer: every torch-free suite (engine,
-#                mcts, play, book, serve, store), the CLI tests and the browser test;
+#   build-asan/  AddressSanitizer + UndefinedBehaviorSanitizer (leaks too): every suite of
+#                tests/ but the learning runs (engine, mcts, play, book, serve, store, and train:
+#                the network, model files and checkpoints, records, the window, reanalyse,
+#                configs, run dirs, the trainer, warm start, gating, the loop, distributed
+#                training), the CLI tests and the browser test;
 #   build-tsan/  ThreadSanitizer: the threaded torch-free suites (mcts: parallel search and the
 #                batch stepper; play: matches and ladders on threads) and the threaded torch tests
 #                (pincer_tests_train_threads: the inference service, self-play, the loop's
 #                stop/join and failure paths, the gatekeeper, the net player, readers of a model
-#                being replaced). LibTorch itself is not instrumented; its threads stay out of the
-#                picture because these tests run torch with one intra-op thread (tsan.supp lists
-#                what remains).
-# PINCER_SANITIZE_TORCH=tsan (the default) builds nn/ and train/ into build-tsan/ only for that
-# small binary; PINCER_SANITIZE_TORCH=0 leaves the torch tests out (a torch-free build-tsan/);
-# PINCER_SANITIZE_TORCH=1 also builds them into build-asan/ and runs every tests/train suite but
-# the learning ones there (by hand, before merging torch-side code: instrumenting nn/ and train/
-# a second time costs more CI time than there is).
+#                being replaced).
+# LibTorch itself is not instrumented (Debian's build); what that leaves out:
+#   - ASan sees no out-of-bounds access inside torch's own code (a tensor kernel reading past its
+#     buffer), only pincer's: the pointers it hands torch (from_blob) and reads back;
+#   - TSan cannot see torch's synchronisation; its threads stay out of the picture because these
+#     tests run torch with one intra-op thread (tsan.supp lists what remains);
+#   - UBSan checks only pincer's code, not torch's;
+#   - LSan does check torch's allocations (malloc is intercepted everywhere); torch's static
+#     registries stay reachable, so nothing is reported and no leak suppression is needed;
+#   - an instrumented process takes seconds of CPU to load torch, so pincer_tests_train runs as
+#     two processes (gtest shards) instead of one per test.
+# The learning tests (Learning.*) and the seize-tiny loop (Loop.SeizeTinyConfigRunsEndToEnd) train
+# networks for minutes; they run in the Release build only.
+# PINCER_SANITIZE_TORCH picks the torch suites: 1 (the default) both runs, asan or tsan one of
+# them, 0 none (torch-free builds). nn/, train/ and tests/train compile their torch headers from a
+# precompiled header (cmake/torch_pch.cmake), which keeps the two instrumented torch builds within
+# CI's time.
 # Usage: scripts/sanitize.sh [asan|tsan]...   (default: both)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 kinds=${*:-asan tsan}
-torch_tsan=${PINCER_SANITIZE_TORCH:-tsan}  # 0, tsan (default) or 1 (both)
+torch_runs=${PINCER_SANITIZE_TORCH:-1}  # 1 (both, the default), asan, tsan or 0
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$root/scripts/tsan.supp"
@@ -35,7 +47,11 @@ for kind in $kinds; do
   esac
   dir=build-$kind
   torch=OFF
-  { [ "$torch_tsan" = 1 ] || { [ "$torch_tsan" = tsan ] && [ $kind = tsan ]; }; } && torch=ON
+  case $torch_runs in
+    1 | "$kind") torch=ON ;;
+    0 | asan | tsan) ;;
+    *) echo "PINCER_SANITIZE_TORCH=$torch_runs: 1, asan, tsan or 0"; exit 2 ;;
+  esac
   cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
     -DPINCER_SANITIZE=$sanitize -DPINCER_WITH_TORCH=$torch > "$dir.log" 2>&1 || { cat "$dir.log"; exit 1; }
   if [ $torch = ON ]; then
@@ -45,9 +61,28 @@ for kind in $kinds; do
   rm -f "$dir.log"
   built=$((SECONDS - start))
   if [ $kind = asan ]; then
-    # Learning.* trains networks for minutes (slower still instrumented); the seize-tiny loop too.
-    ctest --test-dir "$dir" --output-on-failure -j2 --timeout 900 \
-      -E '^(Learning\.|Loop\.SeizeTinyConfigRunsEndToEnd)'
+    # Every test but the torch ones, one process each.
+    ctest --test-dir "$dir" --output-on-failure -j2 --timeout 900 -LE '^pincer_tests_train$'
+    # The torch tests in two processes (gtest shards, one per core) rather than ctest's one per
+    # test: an instrumented process takes seconds of CPU to load LibTorch, which over 110 tests
+    # costs more than the tests themselves. Learning.* trains networks for minutes (slower still
+    # instrumented); the seize-tiny loop too.
+    if [ $torch = ON ]; then
+      pids=()
+      for shard in 0 1; do
+        GTEST_TOTAL_SHARDS=2 GTEST_SHARD_INDEX=$shard PINCER_SOURCE_DIR=$root timeout 1800 \
+          "$dir/tests/pincer_tests_train" --gtest_brief=1 \
+          --gtest_filter='-Learning.*:Loop.SeizeTinyConfigRunsEndToEnd' \
+          > "$dir/train-$shard.log" 2>&1 &
+        pids+=($!)
+      done
+      failed=0
+      for shard in 0 1; do
+        wait "${pids[$shard]}" || { failed=1; cat "$dir/train-$shard.log"; }
+      done
+      [ $failed = 0 ] || { echo "sanitize: pincer_tests_train failed under $kind"; exit 1; }
+      tail -qn 1 "$dir"/train-[01].log
+    fi
   else
     "$dir/tests/pincer_tests_mcts" --gtest_brief=1
     "$dir/tests/pincer_tests_play" --gtest_brief=1 --gtest_filter='Match*:Ladder*'
