@@ -1,6 +1,7 @@
 // Network growth (RunConfig.growth; docs/training.md, "Growing the network"): a new network of
 // the stage's shape learns from the window beside the current one and takes over at its step;
-// a trainer killed mid-distillation resumes exactly; gates compare networks of other shapes.
+// a trainer killed mid-distillation resumes exactly; gates compare networks of other shapes; in
+// the loop, self-play switches to the grown network.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -221,6 +222,75 @@ TEST(Growth, AGateComparesModelsOfDifferentNetworks) {
   EXPECT_EQ(r.games(), 2);
   EXPECT_EQ(r.vs_random_games(), 2);
   EXPECT_EQ(r.candidate_id(), grown->metadata().model_id());
+}
+
+// The shipped smoke-test config with a growth stage: the loop grows the network, writes the
+// growth row, and self-play plays the grown network.
+TEST(Loop, SeizeTinyGrowsAndSelfPlaySwitchesToTheGrownNetwork) {
+  ScratchDir scratch("seize-tiny-growth");
+  RunConfig cfg = load_run_config(source_dir() + "/configs/runs/seize-tiny.textproto");
+  cfg.mutable_trainer()->set_total_steps(40);
+  cfg.mutable_trainer()->set_checkpoint_every(10);
+  cfg.mutable_trainer()->set_min_positions(300);
+  cfg.mutable_gating()->set_promotion("always");
+  cfg.mutable_selfplay()->set_parallel_games(16);
+  cfg.mutable_selfplay()->set_max_moves(40);
+  cfg.mutable_selfplay()->set_games_per_chunk(4);
+  GrowthStage* g = cfg.add_growth();
+  g->set_at_step(8);
+  g->mutable_network()->set_blocks(2);
+  g->mutable_network()->set_channels(24);
+  g->set_distill_steps(7);
+  cfg = complete_run_config(cfg, "seize-tiny with growth");
+  const RunDir dir(scratch / "run");
+  LoopOptions opt;
+  opt.status_line = false;
+  opt.max_minutes = 2;
+  const LoopSummary s = run_training_loop(cfg, dir, opt);
+  EXPECT_EQ(s.steps, 40);
+  // The take-over at step 15 wrote a candidate at once, of the new shape; the one before is the
+  // old shape.
+  ASSERT_TRUE(fs::exists(dir.model(15)));
+  EXPECT_EQ(Model::read_metadata(dir.model(10)).network().channels(), 16);
+  EXPECT_EQ(Model::read_metadata(dir.model(15)).network().channels(), 24);
+  EXPECT_EQ(Model::read_metadata(dir.model(40)).network().blocks(), 2);
+  const ModelMetadata best = Model::read_metadata(dir.best());
+  EXPECT_EQ(best.network().channels(), 24);
+  // Self-play played the grown network: games of models written after the take-over.
+  std::set<std::string> grown_ids;
+  for (const auto& e : fs::directory_iterator(dir.models())) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind("model-", 0) != 0 || e.path().extension() != ".pt") continue;
+    const ModelMetadata m = Model::read_metadata(e.path().string());
+    if (m.network().channels() == 24) grown_ids.insert(m.model_id());
+  }
+  GamePtr game = load_game(cfg.rules());
+  int grown_games = 0;
+  for (const auto& name : list_record_chunks(dir.records())) {
+    const RecordChunk chunk = read_record_chunk(dir.records() + "/" + name, *game);
+    for (const GameRecord& r : chunk.games()) grown_games += grown_ids.count(r.model_id()) ? 1 : 0;
+  }
+  EXPECT_GT(grown_games, 0);
+  // metrics.csv: one growth row, both shapes and both networks' losses, as wide as the header.
+  std::ifstream in(dir.metrics());
+  std::string line, header, growth_row;
+  std::getline(in, header);
+  while (std::getline(in, line)) {
+    if (line.find(",growth,") != std::string::npos) {
+      EXPECT_TRUE(growth_row.empty()) << "a second growth row: " << line;
+      growth_row = line;
+    }
+    EXPECT_EQ(std::count(line.begin(), line.end(), ','),
+              std::count(header.begin(), header.end(), ','))
+        << line;
+  }
+  ASSERT_FALSE(growth_row.empty());
+  EXPECT_NE(growth_row.find(",growth,15,"), std::string::npos) << growth_row;
+  EXPECT_NE(growth_row.find(",1x16,2x24,"), std::string::npos) << growth_row;
+  std::ifstream report(dir.report());
+  const std::string html((std::istreambuf_iterator<char>(report)), {});
+  EXPECT_NE(html.find("Network growth"), std::string::npos);
+  EXPECT_NE(html.find("grown 1x16 &rarr; 2x24 at step 15"), std::string::npos);
 }
 
 }  // namespace
