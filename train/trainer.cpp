@@ -333,14 +333,7 @@ Trainer::Trainer(GamePtr game, const RunConfig& config, const RunDir& dir, DataP
   // Growth trains a second network on the step's batch; across shards its gradients and
   // batch-norm statistics would need their own all-reduce, which data-parallel training does not
   // do. Every rank refuses here, before it talks to the others.
-  if (config.growth_size() > 0 && m.shards() > 1) {
-    throw ConfigError(
-        "growth stages (growth { ... }, " + std::to_string(config.growth_size()) +
-        " in the config) are not supported by data-parallel training (" +
-        std::to_string(m.shards()) +
-        " shards a step: --world-size or micro-batches); train with one process, or remove the "
-        "growth stages");
-  }
+  check_growth_shards(config, m.shards());
   set_torch_threads(config.trainer().threads());
   const std::string device = config.device();
   const bool follower = group && group->rank() > 0;
@@ -794,6 +787,15 @@ std::string Trainer::growth_status() const {
   if (steps.empty()) return "";
   return fmt::format("net {} since step {}", network_shape(m.model->metadata().network()),
                      steps[steps.size() - 1]);
+}
+
+void check_growth_shards(const RunConfig& config, int shards) {
+  if (config.growth_size() == 0 || shards <= 1) return;
+  throw ConfigError("growth stages (growth { ... }, " + std::to_string(config.growth_size()) +
+                    " in the config) are not supported by data-parallel training (" +
+                    std::to_string(shards) +
+                    " shards a step: --world-size or micro-batches); train with one process, or "
+                    "remove the growth stages");
 }
 
 std::string network_shape(const NetworkConfig& network) {

@@ -19,6 +19,10 @@ namespace pincer {
 
 class DataParallel;
 
+// Throws ConfigError unless `config`'s growth stages (if any) can train with `shards` shards a
+// step: growth needs one (data-parallel training refuses it).
+void check_growth_shards(const RunConfig& config, int shards);
+
 // "5x64": a network's residual blocks x channels ("5x64 conv" with a conv policy head); no commas,
 // so that metrics.csv can hold it.
 std::string network_shape(const NetworkConfig& network);

@@ -342,6 +342,14 @@ void cmd_trainer(const Options& o) {
   // the records from rank 0, and only train.
   std::unique_ptr<DataParallel> group;
   if (o.dist.world_size != 1 || o.dist.rank != 0 || !o.dist.master.empty()) {
+    // Growth stages are refused by data-parallel training: said at once where the config is at
+    // hand, not after the other ranks have come (the trainer checks every config again).
+    const std::string local_config = !o.config.empty() ? o.config
+                                     : !o.dir.empty()  ? RunDir(o.dir).config()
+                                                       : "";
+    if (!local_config.empty() && fs::exists(local_config)) {
+      check_growth_shards(load_run_config(local_config), std::max(2, o.dist.world_size));
+    }
     DistributedOptions d = o.dist;
     if (d.master.empty()) throw DistributedError("--world-size needs --master HOST:PORT");
     d.timeout = std::chrono::milliseconds(static_cast<int64_t>(o.dist_timeout_s * 1000));
