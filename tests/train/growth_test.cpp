@@ -17,6 +17,7 @@
 #include "train/loop.h"
 #include "train/run_setup.h"
 #include "train/selfplay.h"
+#include "train/status_line.h"
 #include "train/trainer.h"
 
 namespace pincer::testing {
@@ -94,6 +95,12 @@ TEST(Growth, TheNewNetworkTakesOverAfterItsDistillSteps) {
     }
   }
   EXPECT_EQ(t.growth_status(), "net 3x48 since step 10");
+  // The status line shows it after the best model.
+  const std::string line = status_text(0.5, 10, 30, 200, 100, 1.5, 0.7, "tictactoe/step-000010",
+                                       "model-000010.pt 0.60 promoted", 0, t.growth_status());
+  EXPECT_NE(line.find("| best step-000010 | net 3x48 since step 10 | gate model-000010.pt"),
+            std::string::npos)
+      << line;
   EXPECT_EQ(t.growth_stages_done(), 1);
   const TrainStepResult after = t.train_step();
   EXPECT_FALSE(after.distilling);
@@ -188,6 +195,31 @@ TEST(Growth, ATrainerKilledMidDistillationResumesExactly) {
             mb->metadata().network().SerializeAsString());
   EXPECT_EQ(ma->metadata().network().blocks(), 3);
   EXPECT_EQ(outputs(*ma, *game), outputs(*mb, *game));
+}
+
+TEST(Growth, ACoreHourTriggerStartsOnceTheRunHasUsedThatMuchCpu) {
+  ScratchDir scratch("growth-hours");
+  RunConfig cfg = tictactoe_config(tictactoe_rules(scratch.path()));
+  cfg.mutable_trainer()->set_min_positions(50);
+  cfg.mutable_trainer()->set_batch_size(32);
+  // A first stage due at once (this process has used more than 3.6 ms of CPU), a second never.
+  for (const double hours : {1e-6, 1e6}) {
+    GrowthStage* g = cfg.add_growth();
+    g->set_at_core_hours(hours);
+    g->mutable_network()->set_channels(hours < 1 ? 40 : 48);
+    g->set_distill_steps(3);
+  }
+  cfg = complete_run_config(cfg, "growth test config");
+  const RunDir dir(scratch / "run");
+  GamePtr game = run_with_games(dir, cfg, 20);
+  Trainer t(game, cfg, dir);
+  t.ingest_new_records();
+  EXPECT_TRUE(t.train_step().distilling);
+  t.train_step();
+  EXPECT_TRUE(t.train_step().takeover);
+  EXPECT_EQ(t.growth_status(), "net 2x40 since step 3");
+  for (int i = 0; i < 3; ++i) EXPECT_FALSE(t.train_step().distilling);
+  EXPECT_EQ(t.growth_stages_done(), 1);
 }
 
 TEST(Growth, IsRefusedWithMoreThanOneShardAStep) {
