@@ -32,7 +32,7 @@ const char* const kMetricsColumns =
     "unix_ms,event,step,games,positions,policy_loss,value_loss,lr,samples_per_s,"
     "selfplay_games_per_s,evals_per_s,avg_batch,candidate,score,elo,promoted,best_elo,vs_random,"
     "best,anchor_elo,anchor_low,anchor_high,anchor_games,anchor_opponents,core_hours,points_loss,"
-    "ownership_loss";
+    "ownership_loss,network_before,network_after,old_policy_loss,old_value_loss";
 
 GateLog read_gate_log(const RunDir& dir) {
   if (!fs::exists(dir.gating())) return GateLog();

@@ -103,6 +103,81 @@ void complete_search(SearchConfig& s, const Checker& c, const std::string& path,
   }
 }
 
+// Growth stages (RunConfig.growth): each stage's network is completed from the one before it
+// (fields left out keep their value), so the saved config names every stage's whole shape.
+// Errors name the stage (growth[i], from 0) and its field.
+void complete_growth(RunConfig& r, const Checker& c) {
+  NetworkConfig before = r.network();
+  for (int i = 0; i < r.growth_size(); ++i) {
+    GrowthStage& g = *r.mutable_growth(i);
+    const std::string name = "growth[" + std::to_string(i) + "]";
+    const GrowthStage* prev = i > 0 ? &r.growth(i - 1) : nullptr;
+    switch (g.trigger_case()) {
+      case GrowthStage::kAtStep:
+        c.range(name + ".at_step", g.at_step(), 1, 1e12);
+        break;
+      case GrowthStage::kAtCoreHours:
+        c.range(name + ".at_core_hours", g.at_core_hours(), 1e-6, 1e9);
+        break;
+      default:
+        c.fail(name, "{}", "needs a trigger: at_step or at_core_hours");
+    }
+    if (prev && prev->trigger_case() != g.trigger_case()) {
+      c.fail(name, g.has_at_step() ? "at_step" : "at_core_hours",
+             "every stage needs the same trigger as growth[0] (" +
+                 std::string(r.growth(0).has_at_step() ? "at_step" : "at_core_hours") + ")");
+    }
+    if (!g.has_distill_steps()) c.fail(name + ".distill_steps", "unset", "is required (> 0)");
+    c.range(name + ".distill_steps", g.distill_steps(), 1, 1e9);
+    if (prev && g.has_at_step() && g.at_step() < prev->at_step() + prev->distill_steps()) {
+      c.fail(name + ".at_step", std::to_string(g.at_step()),
+             "must be at least growth[" + std::to_string(i - 1) + "].at_step + distill_steps = " +
+                 std::to_string(prev->at_step() + prev->distill_steps()) +
+                 " (stages come in order, each after the one before has taken over)");
+    }
+    if (prev && g.has_at_core_hours() && !(g.at_core_hours() > prev->at_core_hours())) {
+      char v[32];
+      std::snprintf(v, sizeof v, "%g", g.at_core_hours());
+      c.fail(name + ".at_core_hours", v,
+             "must be above growth[" + std::to_string(i - 1) +
+                 "].at_core_hours (stages come in "
+                 "order)");
+    }
+    const int64_t total = r.trainer().total_steps();
+    if (g.has_at_step() && total > 0 && g.at_step() + g.distill_steps() > total) {
+      c.fail(name + ".at_step", std::to_string(g.at_step()),
+             "at_step + distill_steps = " + std::to_string(g.at_step() + g.distill_steps()) +
+                 " is past trainer.total_steps = " + std::to_string(total) +
+                 ": the new network would never take over");
+    }
+    if (!g.has_network()) c.fail(name + ".network", "unset", "is required (the new shape)");
+    if (g.network().has_points_head() || g.network().has_ownership_head()) {
+      c.fail(name + ".network", g.network().has_points_head() ? "points_head" : "ownership_head",
+             "the auxiliary heads stay the run's (the window's targets are made for them); "
+             "leave them out");
+    }
+    NetworkConfig after = before;
+    after.MergeFrom(g.network());
+    try {
+      after = complete_network_config(after);
+    } catch (const ModelError& e) {
+      throw ConfigError(c.origin + ": " + name + "." + e.what());
+    }
+    auto same_shape = [](NetworkConfig a, NetworkConfig b) {
+      if (!a.has_policy_head()) a.set_policy_head("dense");
+      if (!b.has_policy_head()) b.set_policy_head("dense");
+      return a.SerializeAsString() == b.SerializeAsString();
+    };
+    if (same_shape(after, before)) {
+      c.fail(name + ".network",
+             std::to_string(after.blocks()) + "x" + std::to_string(after.channels()),
+             "is the network before it: a stage must change the shape");
+    }
+    *g.mutable_network() = after;
+    before = after;
+  }
+}
+
 }  // namespace
 
 RunConfig complete_run_config(RunConfig r, const std::string& origin) {
@@ -237,6 +312,8 @@ RunConfig complete_run_config(RunConfig r, const std::string& origin) {
   if (opt.schedule() == "cosine" && tr.total_steps() == 0) {
     c.fail("trainer.optimizer.schedule", "\"cosine\"", "needs trainer.total_steps");
   }
+
+  complete_growth(r, c);
 
   auto& g = *r.mutable_gating();
   if (!g.has_games()) g.set_games(40);

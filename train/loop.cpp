@@ -35,6 +35,10 @@ struct TrainProgress {
   int loss_n = 0;
   double last_p = 0, last_v = 0;  // the latest averages shown and logged
   double last_points = 0, last_ownership = 0;
+  // A growth stage's new network while it learns (RunConfig.growth): its losses, the same way.
+  double grown_p = 0, grown_v = 0;
+  int grown_n = 0;
+  double last_grown_p = 0, last_grown_v = 0;
   double samples_per_s = 0;
   double window_start = now_s();
   int64_t window_steps = 0;
@@ -49,8 +53,17 @@ struct TrainProgress {
     ++loss_n;
     ++window_steps;
     ++unsaved_steps;
+    if (r.distilling) {
+      grown_p += r.new_policy_loss;
+      grown_v += r.new_value_loss;
+      ++grown_n;
+    }
   }
   void average() {
+    if (grown_n > 0) {
+      last_grown_p = grown_p / grown_n;
+      last_grown_v = grown_v / grown_n;
+    }
     if (loss_n == 0) return;
     last_p = loss_p / loss_n;
     last_v = loss_v / loss_n;
@@ -61,6 +74,8 @@ struct TrainProgress {
     average();
     loss_p = loss_v = loss_points = loss_ownership = 0;
     loss_n = 0;
+    grown_p = grown_v = 0;
+    grown_n = 0;
   }
   // Samples/s over windows of 2 s while training; 0 after 5 s without a step.
   void update_rate(int batch_size, bool trained) {
@@ -107,6 +122,17 @@ class Metrics {
     aux += net.ownership_head() ? fmt::format(",{:.5f}", p.last_ownership) : ",";
     row("train", buf, "", ",,,,", aux);
   }
+  // A growth stage's network took over: its losses in the loss columns, the old network's beside
+  // them (both over the distillation's last steps, on the same batches), and both shapes.
+  void growth(const GrowthTakeover& t) {
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "%.5f,%.5f,,,", t.new_policy_loss, t.new_value_loss);
+    std::string aux = t.after.points_head() ? fmt::format("{:.5f}", t.new_points_loss) : "";
+    aux += t.after.ownership_head() ? fmt::format(",{:.5f}", t.new_ownership_loss) : ",";
+    row("growth", buf, "", ",,,,", aux,
+        fmt::format("{},{},{:.5f},{:.5f}", network_shape(t.before), network_shape(t.after),
+                    t.old_policy_loss, t.old_value_loss));
+  }
   void gate(const GateResult& g) {
     char buf[256];
     std::snprintf(buf, sizeof buf, "%s,%.4f,%.1f,%d,%.1f,%s", g.candidate().c_str(), g.score(),
@@ -121,7 +147,7 @@ class Metrics {
  private:
   void row(const std::string& event, const std::string& train_fields,
            const std::string& gate_fields, const std::string& anchor_fields = ",,,,",
-           const std::string& aux_fields = ",") {
+           const std::string& aux_fields = ",", const std::string& growth_fields = ",,,") {
     const SelfPlayStats s = selfplay_.stats();
     char buf[256];
     std::snprintf(buf, sizeof buf, "%lld,%s,%lld,%lld,%lld,", static_cast<long long>(unix_ms_now()),
@@ -137,6 +163,7 @@ class Metrics {
     std::snprintf(buf, sizeof buf, ",%.4f", trainer_.core_hours());
     line += buf;
     line += "," + aux_fields;
+    line += "," + growth_fields;
     append_metrics_row(dir_, line);
   }
 
@@ -209,7 +236,14 @@ class TrainingLoop {
     for (int64_t i = 0; i < std::min<int64_t>(allowed, 16) && !stopping(); ++i) {
       const TrainStepResult r = trainer_.train_step();
       progress_.add(r);
-      if (r.step % cfg_.trainer().checkpoint_every() == 0) {
+      if (r.takeover) {
+        // A grown network took over: a checkpoint and a candidate of it at once, so that the
+        // gate (or, promoting always, self-play) gets the new network now.
+        status_.clear();
+        metrics_.growth(*r.takeover);
+        progress_.restart_average();
+        checkpoint();
+      } else if (r.step % cfg_.trainer().checkpoint_every() == 0) {
         progress_.restart_average();
         checkpoint();
       }
@@ -234,9 +268,15 @@ class TrainingLoop {
         trainer_.reanalysed_positions() > 0
             ? fmt::format(", {} positions reanalysed", trainer_.reanalysed_positions())
             : "";
-    spdlog::info("step {}: wrote {} (loss p {:.3f} v {:.3f}{}, {:.2f} core-hours{})",
+    // A growth stage under way: the new network's losses on the same batches.
+    const std::string growth =
+        trainer_.distilling()
+            ? fmt::format("; {}: loss p {:.3f} v {:.3f}", trainer_.growth_status(),
+                          progress_.last_grown_p, progress_.last_grown_v)
+            : "";
+    spdlog::info("step {}: wrote {} (loss p {:.3f} v {:.3f}{}, {:.2f} core-hours{}{})",
                  trainer_.step(), fs::path(path).filename().string(), progress_.last_p,
-                 progress_.last_v, aux, trainer_.core_hours(), reanalysed);
+                 progress_.last_v, aux, trainer_.core_hours(), reanalysed, growth);
   }
 
   // Gates the newest candidate due, if any (training pauses; self-play goes on). Candidates
@@ -290,7 +330,8 @@ class TrainingLoop {
     status_.show(status_text(trainer_.core_hours(), trainer_.step(),
                              std::max(trainer_.games_seen(), s.games), trainer_.positions_seen(),
                              progress_.samples_per_s, progress_.last_p, progress_.last_v,
-                             selfplay_.model_id(), last_gate_, trainer_.reanalysed_positions()));
+                             selfplay_.model_id(), last_gate_, trainer_.reanalysed_positions(),
+                             trainer_.growth_status()));
   }
 
   // After self-play stopped: the steps since the last checkpoint saved, a last metrics row and

@@ -337,6 +337,20 @@ std::string write_report(const RunDir& dir) {
     auto it = last.find(k);
     return it == last.end() ? std::string("") : it->second;
   };
+  // Network growth (RunConfig.growth): a "growth" row at each take-over.
+  std::string growth_summary, growth_table;
+  for (auto& r : rows) {
+    if (r["event"] != "growth") continue;
+    growth_summary += (growth_summary.empty() ? " (grown " : "; ") + esc(r["network_before"]) +
+                      " &rarr; " + esc(r["network_after"]) + " at step " + esc(r["step"]);
+    growth_table += "<tr><td>" + esc(r["step"]) + "</td><td>" + num(to_d(r["core_hours"])) +
+                    "</td><td class='l'>" + esc(r["network_before"]) + "</td><td class='l'>" +
+                    esc(r["network_after"]) + "</td><td>" + num(to_d(r["old_policy_loss"])) +
+                    "</td><td>" + num(to_d(r["policy_loss"])) + "</td><td>" +
+                    num(to_d(r["old_value_loss"])) + "</td><td>" + num(to_d(r["value_loss"])) +
+                    "</td></tr>";
+  }
+  if (!growth_summary.empty()) growth_summary += ")";
   std::ostringstream h;
   h << "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>pincer run: "
     << esc(fs::path(dir.root).filename().string()) << "</title><style>"
@@ -352,9 +366,9 @@ std::string write_report(const RunDir& dir) {
   h << "<table><tr><th class='l'>game</th><td class='l'>" << esc(best.game())
     << "</td></tr><tr><th class='l'>rules</th><td class='l'>" << esc(best.ruleset_name()) << " ("
     << esc(best.fingerprint()) << ")</td></tr><tr><th class='l'>network</th><td class='l'>"
-    << best.network().blocks() << " blocks x " << best.network().channels()
-    << " channels</td></tr><tr><th class='l'>best model</th><td class='l'>" << esc(best.model_id())
-    << " (step " << best.training_step()
+    << best.network().blocks() << " blocks x " << best.network().channels() << " channels"
+    << growth_summary << "</td></tr><tr><th class='l'>best model</th><td class='l'>"
+    << esc(best.model_id()) << " (step " << best.training_step()
     << ")</td></tr><tr><th class='l'>training steps</th><td class='l'>" << esc(get("step"))
     << "</td></tr><tr><th class='l'>games / positions</th><td class='l'>" << esc(get("games"))
     << " / " << esc(get("positions"))
@@ -375,6 +389,16 @@ std::string write_report(const RunDir& dir) {
     if (!pts.points.empty()) aux.push_back(pts);
     if (!own.points.empty()) aux.push_back(own);
     h << chart("Auxiliary losses", "training step", "loss", aux);
+  }
+  if (!growth_table.empty()) {
+    h << "<h2>Network growth</h2><p>At each take-over a larger network, trained on the window "
+         "beside the one self-play played, replaced it (<code>growth</code> in the config); "
+         "the losses from then on are the new network's. Losses over the distillation's last "
+         "steps, both networks on the same batches:</p><table><tr><th>step</th><th>"
+      << hours_label
+      << "</th><th class='l'>before</th><th class='l'>after</th><th>policy old</th><th>policy "
+         "new</th><th>value old</th><th>value new</th></tr>"
+      << growth_table << "</table>";
   }
   if (no_gate) {
     h << "<h2>Gating</h2><p>No gate (<code>gating.promotion: \"always\"</code>): every candidate "

@@ -55,20 +55,28 @@ GamePtr prepare_run_dir(const RunDir& dir, const RunConfig& config, const std::a
   } else {
     const ModelMetadata meta = Model::read_metadata(dir.best());
     Model::check_compatible(meta, *game, dir.best());
-    // Heads the config leaves unset were chosen when the model was made (new_run_network).
-    NetworkConfig wanted = config.network();
-    if (!wanted.has_policy_head()) wanted.set_policy_head(meta.network().policy_head());
-    if (!wanted.has_points_head()) wanted.set_points_head(meta.network().points_head());
-    if (!wanted.has_ownership_head()) wanted.set_ownership_head(meta.network().ownership_head());
     NetworkConfig have = meta.network();
     if (!have.has_policy_head()) have.set_policy_head("dense");
     if (!have.has_points_head()) have.set_points_head(false);
     if (!have.has_ownership_head()) have.set_ownership_head(false);
-    if (!wanted.has_policy_head() || wanted.policy_head().empty()) wanted.set_policy_head("dense");
-    if (have.SerializeAsString() != wanted.SerializeAsString()) {
+    // The config's network, or a growth stage's (RunConfig.growth): heads the config leaves
+    // unset were chosen when the model was made (new_run_network).
+    auto fits = [&](NetworkConfig wanted) {
+      if (!wanted.has_policy_head()) wanted.set_policy_head(meta.network().policy_head());
+      if (!wanted.has_points_head()) wanted.set_points_head(meta.network().points_head());
+      if (!wanted.has_ownership_head()) wanted.set_ownership_head(meta.network().ownership_head());
+      if (!wanted.has_policy_head() || wanted.policy_head().empty()) {
+        wanted.set_policy_head("dense");
+      }
+      return have.SerializeAsString() == wanted.SerializeAsString();
+    };
+    bool known = fits(config.network());
+    for (const GrowthStage& g : config.growth()) known = known || fits(g.network());
+    if (!known) {
       spdlog::warn(
-          "the run's best model has another architecture than the config's network; "
-          "the trainer continues with the model's");
+          "the run's best model has another architecture than the config's network{}; "
+          "the trainer continues with the model's",
+          config.growth_size() ? " and its growth stages'" : "");
     }
   }
   return game;

@@ -34,16 +34,18 @@ std::string short_id(const std::string& id) {
 
 std::string status_text(double core_hours, int64_t step, int64_t games, int64_t positions,
                         double samples_per_s, double policy_loss, double value_loss,
-                        const std::string& best, const std::string& last_gate, int64_t reanalysed) {
+                        const std::string& best, const std::string& last_gate, int64_t reanalysed,
+                        const std::string& growth) {
   const std::string positions_text =
       fmt_num(positions) + (reanalysed > 0 ? " | reanalysed " + fmt_num(reanalysed) : "");
   char buf[512];
   std::snprintf(buf, sizeof buf,
                 "%.2f core-h | step %lld | games %s | positions %s | %s samples/s | loss p %.3f "
-                "v %.3f | best %s%s%s",
+                "v %.3f | best %s%s%s%s%s",
                 core_hours, static_cast<long long>(step), fmt_num(games).c_str(),
                 positions_text.c_str(), fmt_num(samples_per_s).c_str(), policy_loss, value_loss,
-                short_id(best).c_str(), last_gate.empty() ? "" : " | gate ", last_gate.c_str());
+                short_id(best).c_str(), growth.empty() ? "" : " | ", growth.c_str(),
+                last_gate.empty() ? "" : " | gate ", last_gate.c_str());
   return buf;
 }
 

@@ -15,6 +15,7 @@
 #include "nn/checked_archive.h"
 #include "nn/network.h"
 #include "store/records.h"
+#include "train/config.h"
 #include "train/cpu_time.h"
 #include "train/distributed.h"
 #include "train/window.h"
@@ -29,6 +30,10 @@ struct Trainer::Impl {
   RunDir dir;
   std::unique_ptr<Model> model;
   std::unique_ptr<torch::optim::Optimizer> opt;
+  // Growth (RunConfig.growth): the stage's new network learning beside `model`, and its
+  // optimizer; null when no stage is under way (state.growth() describes it when one is).
+  std::unique_ptr<Model> grown;
+  std::unique_ptr<torch::optim::Optimizer> grown_opt;
   TrainerState state;
   std::set<std::string> ingested;
   Window window;
@@ -49,8 +54,24 @@ struct Trainer::Impl {
     torch::Tensor points;     // undefined without a points head
     torch::Tensor ownership;  // undefined without an ownership head
   };
-  // The loss of shard `shard` (of `shards`) of step `step`'s batch.
-  Losses shard_losses(int64_t step, int shard, int shards);
+  // A batch of training samples with their targets, on the CPU.
+  struct Batch {
+    int size = 0;
+    torch::Tensor input, target, mask, wdl, has_policy, points;
+    torch::Tensor ownership, has_ownership;  // empty without an ownership head
+  };
+  // Shard `shard` (of `shards`) of step `step`'s batch.
+  Batch make_batch(int64_t step, int shard, int shards);
+  // The training loss of `net` on a batch (the growth stage's network learns with the same loss).
+  Losses losses(Model& net, const Batch& batch);
+
+  // Growth: starts the next stage's network when its trigger is reached; hands over to it when
+  // its distillation is done.
+  void maybe_start_growth(int64_t step);
+  GrowthTakeover take_over();
+  // The learning rate of the growing network at `step`: the trainer's, with the optimizer's
+  // warm-up counted from the stage's start (a fresh network, like the first one).
+  double growth_learning_rate(int64_t step, double lr) const;
 
   Impl(GamePtr g, const RunConfig& c, const RunDir& d)
       : game(std::move(g)),
@@ -67,19 +88,19 @@ struct Trainer::Impl {
                     model->has_ownership_head() ? t.ownership_plies() : 0);
   }
 
-  void make_optimizer() {
+  std::unique_ptr<torch::optim::Optimizer> new_optimizer(Model& net) const {
     const auto& o = cfg.trainer().optimizer();
-    auto params = model->impl().net->parameters();
+    auto params = net.impl().net->parameters();
     if (o.kind() == "adam") {
-      opt = std::make_unique<torch::optim::Adam>(
+      return std::make_unique<torch::optim::Adam>(
           params, torch::optim::AdamOptions(o.learning_rate()).weight_decay(o.weight_decay()));
-    } else {
-      opt = std::make_unique<torch::optim::SGD>(params, torch::optim::SGDOptions(o.learning_rate())
-                                                            .momentum(o.momentum())
-                                                            .nesterov(o.momentum() > 0)
-                                                            .weight_decay(o.weight_decay()));
     }
+    return std::make_unique<torch::optim::SGD>(params, torch::optim::SGDOptions(o.learning_rate())
+                                                           .momentum(o.momentum())
+                                                           .nesterov(o.momentum() > 0)
+                                                           .weight_decay(o.weight_decay()));
   }
+  void make_optimizer() { opt = new_optimizer(*model); }
 
   // Loads trainer.ckpt: weights, optimiser and state. Every failure (a damaged archive, a state
   // that does not parse, a network config out of range, weights of another shape) is a
@@ -124,6 +145,44 @@ struct Trainer::Impl {
     } catch (const std::exception& e) {
       throw damaged(std::string("optimizer state: ") + e.what());
     }
+    if (state.has_growth()) load_growth(archive, device, path, damaged);
+  }
+
+  // A growth stage under way in the checkpoint: its network and optimizer. A stage the config no
+  // longer has is dropped (with a warning): the run goes on with its current network.
+  template <typename Damaged>
+  void load_growth(torch::serialize::InputArchive& archive, const std::string& device,
+                   const std::string& path, const Damaged& damaged) {
+    const GrowthState& g = state.growth();
+    if (g.stage() != state.growth_takeover_steps_size() || g.stage() >= cfg.growth_size()) {
+      spdlog::warn(
+          "{} holds growth stage {} under way, which the config does not have next; "
+          "the run goes on with its {} network",
+          path, g.stage(), network_shape(model->metadata().network()));
+      state.clear_growth();
+      return;
+    }
+    Model::check_metadata(g.network(), path);
+    Model::check_compatible(g.network(), *game, path);
+    grown = Model::from_metadata(g.network(), "cpu");
+    torch::serialize::InputArchive net_archive, opt_archive;
+    try {
+      archive.read("growth_net", net_archive);
+      grown->impl().net->load(net_archive);
+    } catch (const std::exception& e) {
+      throw damaged(std::string("growing network's weights: ") + e.what());
+    }
+    check_policy_map(*grown->impl().net, g.network(), path);
+    grown->impl().device = parse_device(device);
+    grown->impl().net->to(grown->impl().device);
+    grown_opt = new_optimizer(*grown);
+    try {
+      archive.read("growth_optimizer", opt_archive);
+      grown_opt->load(opt_archive);
+    } catch (const std::exception& e) {
+      throw damaged(std::string("growing network's optimizer state: ") + e.what());
+    }
+    grown->impl().net->train();
   }
 
   // Adds a chunk's games to the window; false if it cannot be read. A game that does not
@@ -184,6 +243,13 @@ struct Trainer::Impl {
     opt->save(opt_archive);
     archive.write("net", net_archive);
     archive.write("optimizer", opt_archive);
+    if (grown) {
+      torch::serialize::OutputArchive grown_archive, grown_opt_archive;
+      grown->impl().net->save(grown_archive);
+      grown_opt->save(grown_opt_archive);
+      archive.write("growth_net", grown_archive);
+      archive.write("growth_optimizer", grown_opt_archive);
+    }
     archive.write("trainer_state", bytes_to_tensor(state.SerializeAsString()));
     return checked_archive_bytes(archive, CheckedKind::trainer_checkpoint);
   }
@@ -264,6 +330,10 @@ Trainer::Trainer(GamePtr game, const RunConfig& config, const RunDir& dir, DataP
   if (micro_batches < 1) throw std::invalid_argument("micro_batches must be at least 1");
   m.group = group;
   m.micro_batches = micro_batches;
+  // Growth trains a second network on the step's batch; across shards its gradients and
+  // batch-norm statistics would need their own all-reduce, which data-parallel training does not
+  // do. Every rank refuses here, before it talks to the others.
+  check_growth_shards(config, m.shards());
   set_torch_threads(config.trainer().threads());
   const std::string device = config.device();
   const bool follower = group && group->rank() > 0;
@@ -373,7 +443,7 @@ double Trainer::learning_rate(int64_t step) const {
   return lr;
 }
 
-Trainer::Impl::Losses Trainer::Impl::shard_losses(int64_t step, int shard, int shards) {
+Trainer::Impl::Batch Trainer::Impl::make_batch(int64_t step, int shard, int shards) {
   Impl& m = *this;
   const auto& t = m.cfg.trainer();
   const int batch = t.batch_size();
@@ -437,22 +507,35 @@ Trainer::Impl::Losses Trainer::Impl::shard_losses(int64_t step, int shard, int s
       has_ownership.data_ptr<float>()[b] = 1;
     }
   }
-  const auto dev = m.model->impl().device;
-  auto& net = m.model->impl().net;
+  Batch out;
+  out.size = batch;
+  out.input = input.view({batch, meta.input_channels(), meta.input_height(), meta.input_width()});
+  out.target = target;
+  out.mask = mask;
+  out.wdl = wdl;
+  out.has_policy = has_policy;
+  out.points = points;
+  out.ownership = ownership;
+  out.has_ownership = has_ownership;
+  return out;
+}
+
+Trainer::Impl::Losses Trainer::Impl::losses(Model& model, const Batch& batch) {
+  const auto& t = cfg.trainer();
+  const auto dev = model.impl().device;
+  auto& net = model.impl().net;
   net->train();
-  auto x =
-      input.view({batch, meta.input_channels(), meta.input_height(), meta.input_width()}).to(dev);
-  NetOutput out = net->forward_for_training(x, m.precision);
-  auto masked = out.policy.masked_fill(mask.to(dev) == 0, -1e9f);
-  auto hp_dev = has_policy.to(dev);
-  auto per_sample = -(target.to(dev) * torch::log_softmax(masked, 1)).sum(1) * hp_dev;
+  NetOutput out = net->forward_for_training(batch.input.to(dev), precision);
+  auto masked = out.policy.masked_fill(batch.mask.to(dev) == 0, -1e9f);
+  auto hp_dev = batch.has_policy.to(dev);
+  auto per_sample = -(batch.target.to(dev) * torch::log_softmax(masked, 1)).sum(1) * hp_dev;
   auto policy_loss = per_sample.sum() / hp_dev.sum().clamp_min(1.0f);
-  auto value_loss = -(wdl.to(dev) * torch::log_softmax(out.value, 1)).sum(1).mean();
+  auto value_loss = -(batch.wdl.to(dev) * torch::log_softmax(out.value, 1)).sum(1).mean();
   auto loss = policy_loss + t.value_loss_weight() * value_loss;
   // The points head (if any): Huber loss in points, robust to a game's points scale.
   torch::Tensor points_loss;
   if (out.points.defined()) {
-    points_loss = torch::nn::functional::huber_loss(out.points, points.to(dev));
+    points_loss = torch::nn::functional::huber_loss(out.points, batch.points.to(dev));
     loss = loss + t.points_loss_weight() * points_loss;
   }
   // The ownership head (if any): the squared error of its tanh output, averaged over the grid's
@@ -460,13 +543,91 @@ Trainer::Impl::Losses Trainer::Impl::shard_losses(int64_t step, int shard, int s
   // three classes): the head is one tanh plane whose best answer is the expected ownership, and
   // a cell's loss is bounded (at most 4), so a few surprising captures cannot swamp a step.
   torch::Tensor ownership_loss;
-  if (out.ownership.defined()) {
-    auto has = has_ownership.to(dev);
-    auto per_sample = (out.ownership.flatten(1) - ownership.to(dev)).pow(2).mean(1) * has;
+  if (out.ownership.defined() && batch.has_ownership.numel() > 0) {
+    auto has = batch.has_ownership.to(dev);
+    auto per_sample = (out.ownership.flatten(1) - batch.ownership.to(dev)).pow(2).mean(1) * has;
     ownership_loss = per_sample.sum() / has.sum().clamp_min(1.0f);
     loss = loss + t.ownership_loss_weight() * ownership_loss;
   }
   return {loss, policy_loss, value_loss, points_loss, ownership_loss};
+}
+
+double Trainer::Impl::growth_learning_rate(int64_t step, double lr) const {
+  const auto& o = cfg.trainer().optimizer();
+  const int64_t since = step - state.growth().start_step();
+  if (o.warmup_steps() > 0 && since < o.warmup_steps()) {
+    // The trainer's own warm-up is over by now (or applies to both): undo it, count from here.
+    if (step < o.warmup_steps()) lr /= double(step + 1) / double(o.warmup_steps());
+    lr *= double(since + 1) / double(o.warmup_steps());
+  }
+  return lr;
+}
+
+void Trainer::Impl::maybe_start_growth(int64_t step) {
+  const int next = state.growth_takeover_steps_size();
+  if (grown || next >= cfg.growth_size()) return;
+  const GrowthStage& g = cfg.growth(next);
+  const double hours = run_cpu_seconds() / 3600;
+  if (g.has_at_step() ? step < g.at_step() : hours < g.at_core_hours()) return;
+  // The stage's shape over the current network: the heads stay the run's.
+  NetworkConfig network = model->metadata().network();
+  network.MergeFrom(g.network());
+  grown = Model::create(*game, network, cfg.device(),
+                        mix_seed(cfg.seed(), 0x67726f77ULL + uint64_t(next)));
+  grown->impl().net->train();
+  grown_opt = new_optimizer(*grown);
+  GrowthState& gs = *state.mutable_growth();
+  gs.Clear();
+  gs.set_stage(next);
+  gs.set_start_step(step);
+  *gs.mutable_network() = grown->metadata();
+  spdlog::info(
+      "growth stage {}: a {} network ({} parameters) learns from the window for {} steps beside "
+      "the {} one ({} parameters), which self-play keeps playing; it takes over at step {} "
+      "(step {}, {:.2f} core-hours)",
+      next, network_shape(grown->metadata().network()), grown->parameter_count(), g.distill_steps(),
+      network_shape(model->metadata().network()), model->parameter_count(),
+      step + g.distill_steps(), step, hours);
+}
+
+GrowthTakeover Trainer::Impl::take_over() {
+  const GrowthState& gs = state.growth();
+  GrowthTakeover t;
+  t.stage = gs.stage();
+  t.start_step = gs.start_step();
+  t.step = state.step();
+  t.core_hours = run_cpu_seconds() / 3600;
+  t.before = model->metadata().network();
+  t.after = grown->metadata().network();
+  t.parameters_before = model->parameter_count();
+  t.parameters_after = grown->parameter_count();
+  const double n = std::max(1, gs.summed_steps());
+  t.steps_averaged = gs.summed_steps();
+  t.old_policy_loss = gs.old_policy_loss() / n;
+  t.old_value_loss = gs.old_value_loss() / n;
+  t.old_points_loss = gs.old_points_loss() / n;
+  t.old_ownership_loss = gs.old_ownership_loss() / n;
+  t.new_policy_loss = gs.new_policy_loss() / n;
+  t.new_value_loss = gs.new_value_loss() / n;
+  t.new_points_loss = gs.new_points_loss() / n;
+  t.new_ownership_loss = gs.new_ownership_loss() / n;
+  // The grown network goes on from here as the trainer's: write_model() names the old network's
+  // last model as its parent.
+  grown->metadata().set_model_id(model->metadata().model_id());
+  grown->metadata().set_parent_model(model->metadata().parent_model());
+  grown->metadata().set_training_step(state.step());
+  model = std::move(grown);
+  opt = std::move(grown_opt);
+  state.add_growth_takeover_steps(state.step());
+  state.clear_growth();
+  *state.mutable_model() = model->metadata();
+  spdlog::info(
+      "growth stage {}: the {} network takes over from the {} one at step {} ({:.2f} "
+      "core-hours); last {} steps' losses, new vs old: policy {:.3f} vs {:.3f}, value {:.3f} vs "
+      "{:.3f}",
+      t.stage, network_shape(t.after), network_shape(t.before), t.step, t.core_hours,
+      t.steps_averaged, t.new_policy_loss, t.old_policy_loss, t.new_value_loss, t.old_value_loss);
+  return t;
 }
 
 TrainStepResult Trainer::train_step() {
@@ -478,12 +639,30 @@ TrainStepResult Trainer::train_step() {
   const double lr = learning_rate(step);
   for (auto& group : m.opt->param_groups()) group.options().set_lr(lr);
   m.opt->zero_grad();
+  m.maybe_start_growth(step);
+  TrainStepResult r;
   // The gradient of the mean of the shards' losses: this process's micro-batches accumulated,
   // then averaged over the ranks.
   double policy_loss = 0, value_loss = 0, points_loss = 0, ownership_loss = 0;
   bool has_points = false, has_ownership = false;
   for (int k = 0; k < m.micro_batches; ++k) {
-    Impl::Losses l = m.shard_losses(step, m.first_shard() + k, m.shards());
+    const Impl::Batch batch = m.make_batch(step, m.first_shard() + k, m.shards());
+    if (m.grown) {
+      // The growing network learns from the same batch with the same loss (one shard: growth
+      // is refused with more).
+      const double grown_lr = m.growth_learning_rate(step, lr);
+      for (auto& group : m.grown_opt->param_groups()) group.options().set_lr(grown_lr);
+      m.grown_opt->zero_grad();
+      Impl::Losses g = m.losses(*m.grown, batch);
+      g.loss.backward();
+      m.grown_opt->step();
+      r.distilling = true;
+      r.new_policy_loss = g.policy.item<double>();
+      r.new_value_loss = g.value.item<double>();
+      if (g.points.defined()) r.new_points_loss = g.points.item<double>();
+      if (g.ownership.defined()) r.new_ownership_loss = g.ownership.item<double>();
+    }
+    Impl::Losses l = m.losses(*m.model, batch);
     if (m.micro_batches > 1) l.loss = l.loss / double(m.micro_batches);
     l.loss.backward();
     policy_loss += l.policy.item<double>() / m.micro_batches;
@@ -528,7 +707,6 @@ TrainStepResult Trainer::train_step() {
   }
   m.opt->step();
   m.state.set_step(step + 1);
-  TrainStepResult r;
   r.step = step + 1;
   r.policy_loss = policy_loss;
   r.value_loss = value_loss;
@@ -536,6 +714,24 @@ TrainStepResult Trainer::train_step() {
   if (has_ownership) r.ownership_loss = ownership_loss;
   r.lr = lr;
   r.batch = m.cfg.trainer().batch_size() * m.shards();
+  if (m.grown) {
+    // Both networks' losses over the distillation's last steps (up to 100), for the take-over.
+    GrowthState& gs = *m.state.mutable_growth();
+    const int distill = m.cfg.growth(gs.stage()).distill_steps();
+    const int64_t end = gs.start_step() + distill;
+    if (r.step > end - std::min(distill, 100)) {
+      gs.set_old_policy_loss(gs.old_policy_loss() + r.policy_loss);
+      gs.set_old_value_loss(gs.old_value_loss() + r.value_loss);
+      gs.set_old_points_loss(gs.old_points_loss() + r.points_loss);
+      gs.set_old_ownership_loss(gs.old_ownership_loss() + r.ownership_loss);
+      gs.set_new_policy_loss(gs.new_policy_loss() + r.new_policy_loss);
+      gs.set_new_value_loss(gs.new_value_loss() + r.new_value_loss);
+      gs.set_new_points_loss(gs.new_points_loss() + r.new_points_loss);
+      gs.set_new_ownership_loss(gs.new_ownership_loss() + r.new_ownership_loss);
+      gs.set_summed_steps(gs.summed_steps() + 1);
+    }
+    if (r.step >= end) r.takeover = m.take_over();
+  }
   return r;
 }
 
@@ -575,6 +771,37 @@ std::vector<std::string> Trainer::ingested_chunks() const {
   return {names.begin(), names.end()};
 }
 const ModelMetadata& Trainer::model_metadata() const { return impl_->model->metadata(); }
+
+bool Trainer::distilling() const { return impl_->grown != nullptr; }
+int Trainer::growth_stages_done() const { return impl_->state.growth_takeover_steps_size(); }
+
+std::string Trainer::growth_status() const {
+  const Impl& m = *impl_;
+  if (m.grown) {
+    const GrowthState& gs = m.state.growth();
+    return fmt::format("growing {}->{} {}/{}", network_shape(m.model->metadata().network()),
+                       network_shape(m.grown->metadata().network()),
+                       m.state.step() - gs.start_step(), m.cfg.growth(gs.stage()).distill_steps());
+  }
+  const auto& steps = m.state.growth_takeover_steps();
+  if (steps.empty()) return "";
+  return fmt::format("net {} since step {}", network_shape(m.model->metadata().network()),
+                     steps[steps.size() - 1]);
+}
+
+void check_growth_shards(const RunConfig& config, int shards) {
+  if (config.growth_size() == 0 || shards <= 1) return;
+  throw ConfigError("growth stages (growth { ... }, " + std::to_string(config.growth_size()) +
+                    " in the config) are not supported by data-parallel training (" +
+                    std::to_string(shards) +
+                    " shards a step: --world-size or micro-batches); train with one process, or "
+                    "remove the growth stages");
+}
+
+std::string network_shape(const NetworkConfig& network) {
+  return std::to_string(network.blocks()) + "x" + std::to_string(network.channels()) +
+         (network.policy_head() == "conv" ? " conv" : "");
+}
 
 uint64_t Trainer::state_hash() const {
   uint64_t h = uint64_t(impl_->state.step());

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,29 @@ namespace pincer {
 
 class DataParallel;
 
+// Throws ConfigError unless `config`'s growth stages (if any) can train with `shards` shards a
+// step: growth needs one (data-parallel training refuses it).
+void check_growth_shards(const RunConfig& config, int shards);
+
+// "5x64": a network's residual blocks x channels ("5x64 conv" with a conv policy head); no commas,
+// so that metrics.csv can hold it.
+std::string network_shape(const NetworkConfig& network);
+
+// A growth stage's new network taking over (RunConfig.growth; docs/training.md, "Growing the
+// network"), with both networks' losses over the distillation's last steps (up to 100), on the
+// same batches.
+struct GrowthTakeover {
+  int stage = 0;           // index in RunConfig.growth
+  int64_t start_step = 0;  // distillation began here
+  int64_t step = 0;        // and the new network took over here
+  double core_hours = 0;   // the run's, at the take-over
+  NetworkConfig before, after;
+  int64_t parameters_before = 0, parameters_after = 0;
+  double old_policy_loss = 0, old_value_loss = 0, old_points_loss = 0, old_ownership_loss = 0;
+  double new_policy_loss = 0, new_value_loss = 0, new_points_loss = 0, new_ownership_loss = 0;
+  int steps_averaged = 0;
+};
+
 struct TrainStepResult {
   int64_t step = 0;  // steps done after this one
   double policy_loss = 0;
@@ -26,11 +50,22 @@ struct TrainStepResult {
   double ownership_loss = 0;  // 0 without an ownership head
   double lr = 0;
   int batch = 0;
+  // While a growth stage's new network learns beside this one: its losses on this step's batch.
+  bool distilling = false;
+  double new_policy_loss = 0, new_value_loss = 0, new_points_loss = 0, new_ownership_loss = 0;
+  // Set on the step after which a grown network took over: from the next step on, the trainer
+  // trains it, and write_model() writes it (its NetworkConfig in the file's metadata).
+  std::optional<GrowthTakeover> takeover;
 };
 
 class Trainer {
  public:
   // Resumes from the run dir's checkpoint, or starts from models/model-000000.pt.
+  //
+  // Growth (RunConfig.growth): when the run reaches a stage's trigger, train_step() also trains a
+  // fresh network of the stage's shape on the same batches (its own optimizer) until it takes
+  // over, distill_steps later; the checkpoint holds both networks and optimizers meanwhile.
+  // Refused (ConfigError) with more than one shard (data-parallel ranks or micro-batches).
   //
   // Data-parallel training (train/distributed.h): each step's batch is `shards` shards of
   // batch_size positions, each drawn from its own part of the window with its own seed (shard 0
@@ -74,6 +109,13 @@ class Trainer {
   const ModelMetadata& model_metadata() const;
   // XXH64 of the weights, batch-norm statistics and step: equal on every rank of a group.
   uint64_t state_hash() const;
+
+  // Growth (RunConfig.growth): whether a stage's new network is learning beside this one, the
+  // stages that have taken over, and a few words for the status line: "growing 3x32->5x64
+  // 1200/3000" while one learns, "net 5x64 since step 9000" after, "" before.
+  bool distilling() const;
+  int growth_stages_done() const;
+  std::string growth_status() const;
 
  private:
   struct Impl;

@@ -37,6 +37,7 @@ struct NnOptions {
   std::string precision;    // "" = the config's
   std::string policy_head;  // "" = the config's (fresh networks only)
   bool points_head = false;
+  int growth = -1;  // >= 0: the network of the config's growth stage of that index
 };
 
 std::unique_ptr<Model> bench_model(const RunConfig& cfg, const GamePtr& game,
@@ -78,6 +79,13 @@ std::string loaded_blas() {
 
 void bench_nn(const NnOptions& o) {
   RunConfig cfg = load_run_config(o.config);
+  if (o.growth >= 0) {
+    if (o.growth >= cfg.growth_size()) {
+      throw ConfigError(o.config + " has " + std::to_string(cfg.growth_size()) +
+                        " growth stages; --growth " + std::to_string(o.growth) + " is not one");
+    }
+    *cfg.mutable_network() = cfg.growth(o.growth).network();
+  }
   if (!o.policy_head.empty()) cfg.mutable_network()->set_policy_head(o.policy_head);
   if (o.points_head) cfg.mutable_network()->set_points_head(true);
   GamePtr game = load_game(cfg.rules());
@@ -195,6 +203,9 @@ RegisterCommand reg{
                      "dense or conv, for a fresh network (default: the config's)")
           ->check(CLI::IsMember({"dense", "conv"}));
       nn->add_flag("--points-head", no->points_head, "Give a fresh network a points head");
+      nn->add_option("--growth", no->growth,
+                     "A fresh network of the config's growth stage of this index (from 0) "
+                     "instead of its first network");
       nn->callback([no] { bench_nn(*no); });
 
       auto* se = app.add_subcommand("search", "Self-play speed and batching (nothing written)");

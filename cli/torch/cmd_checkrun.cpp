@@ -47,9 +47,15 @@ void check_run(const std::string& root) {
   const std::string best = Model::load(dir.best(), *game)->metadata().model_id();
   // The checkpoint loads, and every chunk it read is still there.
   int64_t step = -1;
+  std::string
+      network;  // the checkpoint's network, and a growth stage's under way (RunConfig.growth)
   if (fs::exists(dir.checkpoint())) {
     Trainer trainer(game, cfg, dir);
     step = trainer.step();
+    network = " network=" + network_shape(trainer.model_metadata().network());
+    std::string growth = trainer.growth_status();
+    std::replace(growth.begin(), growth.end(), ' ', '_');
+    if (!growth.empty()) network += " growth=" + growth;
     const std::set<std::string> present(chunks.begin(), chunks.end());
     for (const std::string& name : trainer.ingested_chunks()) {
       if (!present.count(name)) {
@@ -91,10 +97,10 @@ void check_run(const std::string& root) {
   }
   std::printf(
       "chunks=%zu games=%lld models=%d best=%s checkpoint_step=%lld gates=%d metrics_rows=%d "
-      "temporaries=%d%s\n",
+      "temporaries=%d%s%s\n",
       chunks.size(), static_cast<long long>(games), models, best.c_str(),
       static_cast<long long>(step), gates, rows, temporaries,
-      reanalyses ? (" reanalyses=" + std::to_string(reanalyses)).c_str() : "");
+      reanalyses ? (" reanalyses=" + std::to_string(reanalyses)).c_str() : "", network.c_str());
 }
 
 RegisterCommand reg{"checkrun",

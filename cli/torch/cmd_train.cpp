@@ -89,18 +89,19 @@ bool store_step(const char* what, F&& f) {
   }
 }
 
-// A metrics.csv row from its first fields, the run's core-hours and the auxiliary losses: the
+// A metrics.csv row from its first fields, the run's core-hours, the auxiliary losses and the
+// growth columns (network_before..old_value_loss, 4 fields; empty but on a growth row): the
 // fields between left empty, each value in its own column of the header (kMetricsColumns),
 // which `pincer checkrun` and the report expect.
 std::string metrics_row(std::string row, double core_hours, double points_loss,
-                        double ownership_loss) {
+                        double ownership_loss, const std::string& growth_fields = ",,,") {
   const std::string header = kMetricsColumns;
   const std::string before_hours = header.substr(0, header.find("core_hours"));
   const auto hours_column = std::count(before_hours.begin(), before_hours.end(), ',');
   for (auto n = std::count(row.begin(), row.end(), ','); n < hours_column; ++n) row += ',';
   char tail[96];
-  std::snprintf(tail, sizeof tail, "%.4f,%.5f,%.5f", core_hours, points_loss, ownership_loss);
-  return row + tail;
+  std::snprintf(tail, sizeof tail, "%.4f,%.5f,%.5f,", core_hours, points_loss, ownership_loss);
+  return row + tail + growth_fields;
 }
 
 // The record chunks a trainer checkpoint's window holds (its TrainerState), so that a trainer
@@ -341,6 +342,14 @@ void cmd_trainer(const Options& o) {
   // the records from rank 0, and only train.
   std::unique_ptr<DataParallel> group;
   if (o.dist.world_size != 1 || o.dist.rank != 0 || !o.dist.master.empty()) {
+    // Growth stages are refused by data-parallel training: said at once where the config is at
+    // hand, not after the other ranks have come (the trainer checks every config again).
+    const std::string local_config = !o.config.empty() ? o.config
+                                     : !o.dir.empty()  ? RunDir(o.dir).config()
+                                                       : "";
+    if (!local_config.empty() && fs::exists(local_config)) {
+      check_growth_shards(load_run_config(local_config), std::max(2, o.dist.world_size));
+    }
     DistributedOptions d = o.dist;
     if (d.master.empty()) throw DistributedError("--world-size needs --master HOST:PORT");
     d.timeout = std::chrono::milliseconds(static_cast<int64_t>(o.dist_timeout_s * 1000));
@@ -398,8 +407,10 @@ void cmd_trainer(const Options& o) {
         if (rs.store) {
           store_step("listing workers", [&] { workers = describe_workers(*rs.store); });
         }
-        spdlog::info("trainer step {}, {} games, window {}; workers: {}", trainer.step(),
-                     trainer.games_seen(), trainer.window_size(), workers);
+        const std::string growth = trainer.growth_status();
+        spdlog::info("trainer step {}, {} games, window {}{}; workers: {}", trainer.step(),
+                     trainer.games_seen(), trainer.window_size(),
+                     growth.empty() ? "" : ", " + growth, workers);
       }
     }
     int64_t allowed = trainer.steps_allowed();
@@ -417,7 +428,23 @@ void cmd_trainer(const Options& o) {
       const TrainStepResult r = trainer.train_step();
       lp += r.policy_loss, lv += r.value_loss, lpts += r.points_loss, lown += r.ownership_loss;
       ++n, ++unsaved;
-      if (writer && r.step % tc.checkpoint_every() == 0) {
+      if (writer && r.takeover) {
+        // A growth stage's network took over (RunConfig.growth): its row, and a checkpoint and a
+        // candidate of it at once.
+        const GrowthTakeover& t = *r.takeover;
+        char row[256];
+        std::snprintf(row, sizeof row, "%lld,growth,%lld,%lld,%lld,%.5f,%.5f,%.6g",
+                      static_cast<long long>(unix_ms_now()), static_cast<long long>(r.step),
+                      static_cast<long long>(trainer.games_seen()),
+                      static_cast<long long>(trainer.positions_seen()), t.new_policy_loss,
+                      t.new_value_loss, r.lr);
+        append_metrics_row(
+            dir,
+            metrics_row(row, t.core_hours, t.new_points_loss, t.new_ownership_loss,
+                        fmt::format("{},{},{:.5f},{:.5f}", network_shape(t.before),
+                                    network_shape(t.after), t.old_policy_loss, t.old_value_loss)));
+      }
+      if (writer && (r.takeover || r.step % tc.checkpoint_every() == 0)) {
         const std::string path = trainer.write_model();
         trainer.save_checkpoint();
         unsaved = 0;

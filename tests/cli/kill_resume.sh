@@ -3,6 +3,9 @@
 # resumes each time with the same command, and checks after every kill that every file of the
 # run directory reads whole (pincer checkrun), that no record chunk written before the kill is
 # lost, and that the next session resumes from the last checkpoint's step.
+# With PINCER_KILL_GROWTH=1 the run grows its network (a growth stage from 1x8 to 2x16 at step 50,
+# taking over at step 350), so kills land during the distillation too; the last session runs until
+# the grown network has taken over, and the checkpoint must hold it.
 # Usage: kill_resume.sh PINCER SOURCE_DIR [KILLS]
 set -u
 pincer=$1
@@ -15,6 +18,11 @@ failures=0
 fail() { echo "FAIL $*"; failures=$((failures + 1)); }
 
 cp "$2/tests/support/seize-micro.textproto" "$tmp/config.textproto"
+growth=${PINCER_KILL_GROWTH:-0}
+if [ "$growth" = 1 ]; then
+  echo 'growth { at_step: 50 network { blocks: 2 channels: 16 } distill_steps: 300 }' \
+    >> "$tmp/config.textproto"
+fi
 run="$tmp/run"
 RANDOM=${PINCER_KILL_SEED:-$$}
 survived=0
@@ -41,6 +49,16 @@ for ((k = 1; k <= kills + 1; ++k)); do
     sleep "$((5 + RANDOM % 56))e-1"
     kill -9 $pid 2>/dev/null
     wait $pid 2>/dev/null
+  elif [ "$growth" = 1 ]; then
+    # The last session runs until the grown network's first candidate (written at the take-over,
+    # with its checkpoint), then stops cleanly.
+    for ((i = 0; i < 1800; ++i)); do
+      grep -qs 'channels: 16' "$run"/models/model-*.meta.textproto && break
+      kill -0 $pid 2>/dev/null || break
+      sleep 0.1
+    done
+    kill -INT $pid
+    wait $pid || fail "the last session exited with status $?"
   else
     # The last session writes a checkpoint, then stops cleanly.
     await 'step [0-9]+: wrote' || fail "the last session wrote no checkpoint"
@@ -73,6 +91,14 @@ done
 chunks=$(ls "$run/records" | grep -c '\.chunk$')
 [ "$chunks" -gt 0 ] || fail "no record chunk was ever written"
 [ "$last_step" -gt 0 ] || fail "no checkpoint was ever written"
+if [ "$growth" = 1 ]; then
+  # Whatever the kills, the run ends with the grown network, its take-over at step 350.
+  case "$report" in
+    *"network=2x16 growth=net_2x16_since_step_350"*) ;;
+    *) fail "the run did not end with the grown network: $report" ;;
+  esac
+  grep -q ',growth,350,' "$run/metrics.csv" || fail "no growth row at step 350 in metrics.csv"
+fi
 echo "kills survived: $survived of $kills; $chunks chunks; last checkpoint step $last_step"
 pid=0
 exit $((failures > 0))

@@ -3,7 +3,8 @@
 # rank 0's rendezvous), gets the checkpoint and the record chunks from rank 0 into an empty dir,
 # both stop at the same step, only rank 0 writes models and the checkpoint; a restarted group
 # resumes from rank 0's checkpoint; a killed rank makes the other fail with a clear message
-# instead of hanging; an unreachable master is a clear error after the timeout.
+# instead of hanging; an unreachable master is a clear error after the timeout; a config with
+# growth stages is refused at once.
 # Usage: trainer_ddp.sh PINCER SOURCE_DIR
 set -u
 pincer=$1
@@ -105,6 +106,14 @@ grep -q "another rank died, stopped or did not answer" "$tmp/rank0c.log" ||
 out=$("$pincer" trainer --config "$cfg" --dir "$tmp/r1d" --world-size 2 --rank 1 \
   --master "127.0.0.1:$(free_port)" --dist-timeout 2 2>&1) && fail "rank 1 joined nobody"
 case "$out" in *"could not reach the master 127.0.0.1:"*) ;; *) fail "unreachable master: $out" ;; esac
+
+# A config with growth stages: refused at once, before waiting for the other ranks.
+{ cat "$cfg"; echo 'growth { at_step: 10 network { blocks: 2 } distill_steps: 5 }'; } > "$tmp/grow.textproto"
+start=$SECONDS
+out=$("$pincer" trainer --config "$tmp/grow.textproto" --dir "$tmp/r0g" --world-size 2 --rank 0 \
+  --master "127.0.0.1:$(free_port)" --dist-timeout 30 2>&1) && fail "rank 0 trained a growing network"
+case "$out" in *"not supported by data-parallel training"*) ;; *) fail "growth refusal: $out" ;; esac
+[ $((SECONDS - start)) -lt 10 ] || fail "the growth refusal took $((SECONDS - start)) s"
 
 [ $failures -eq 0 ] && echo "trainer_ddp: all passed"
 exit $((failures > 0))

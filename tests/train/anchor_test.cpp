@@ -182,13 +182,13 @@ TEST(Anchor, ReportPlotsAnchoredRows) {
   ScratchDir scratch("anchor-report");
   const RunDir dir(scratch / "run");
   std::filesystem::create_directories(dir.models());
-  // Rows in today's columns (the run's core-hours, then the auxiliary losses, last) are plotted
-  // against core-hours.
+  // Rows in today's columns (the run's core-hours, the auxiliary losses, then the growth
+  // columns, last) are plotted against core-hours.
   append_metrics_row(
-      dir, "1000,anchor,0,0,0,,,,,0,0,0,,,,,,,best,150.0,20.0,280.0,16,greedy:7/8,0.01,,");
+      dir, "1000,anchor,0,0,0,,,,,0,0,0,,,,,,,best,150.0,20.0,280.0,16,greedy:7/8,0.01,,,,,,");
   append_metrics_row(dir,
                      "3601000,anchor,600,900,50000,,,,,0,0,0,,,,,,,best,420.0,300.0,540.0,16,"
-                     "alphabeta:depth=1:5/8;greedy:8/8,1.9,,");
+                     "alphabeta:depth=1:5/8;greedy:8/8,1.9,,,,,,");
   // Checkpoints rated afterwards (`pincer rate`) get their own curve and table.
   CheckpointRating early, late;
   early.model = "model-001000.pt", early.step = 1000, early.core_hours = 0.5;
@@ -230,7 +230,7 @@ TEST(Anchor, OlderMetricsFilesGainTheNewColumnsWholeLinesOnly) {
     std::ofstream out(dir.metrics());
     out << old_header << "\n1000,selfplay,0,0,0,,,,,0,0,0,,,,,,,best,,,,,\n";
   }
-  append_metrics_row(dir, "2000,selfplay,0,0,0,,,,,0,0,0,,,,,,,best,,,,,,0.5,,");
+  append_metrics_row(dir, "2000,selfplay,0,0,0,,,,,0,0,0,,,,,,,best,,,,,,0.5,,,,,,");
   std::ifstream in(dir.metrics());
   std::string line;
   std::vector<std::string> lines;
@@ -239,6 +239,23 @@ TEST(Anchor, OlderMetricsFilesGainTheNewColumnsWholeLinesOnly) {
   EXPECT_EQ(lines[0], columns);
   const auto fields = [](const std::string& l) { return std::count(l.begin(), l.end(), ','); };
   EXPECT_EQ(fields(lines[1]), fields(columns));
+  EXPECT_EQ(fields(lines[2]), fields(columns));
+  // The header of a build before the growth columns (network growth): its rows padded too.
+  {
+    std::ofstream out(dir.metrics());
+    out << columns.substr(0, columns.find(",network_before"))
+        << "\n1000,train,100,0,0,2.1,0.9,0.01,50,,,,,,,,,,best,,,,,,0.1,0.2,0.03\n";
+  }
+  append_metrics_row(dir,
+                     "2000,growth,200,0,0,2.0,0.8,0.01,,,,,,,,,,,best,,,,,,0.2,0.1,0.02,3x32,5x64,"
+                     "2.2,0.85");
+  lines.clear();
+  std::ifstream grown(dir.metrics());
+  while (std::getline(grown, line)) lines.push_back(line);
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0], columns);
+  EXPECT_EQ(fields(lines[1]), fields(columns));
+  EXPECT_EQ(lines[1].substr(lines[1].size() - 4), ",,,,");
   EXPECT_EQ(fields(lines[2]), fields(columns));
   // A header that is not an earlier form of ours is left alone.
   {

@@ -19,8 +19,8 @@ std::string refusal(const std::string& text) {
 }
 
 TEST(RunConfig, ShippedConfigsLoad) {
-  for (const char* name :
-       {"seize-tiny", "seize", "seega", "dice", "dice-tiny", "corners", "corners-tiny"}) {
+  for (const char* name : {"seize-tiny", "seize", "seize-grow", "seega", "dice", "dice-tiny",
+                           "corners", "corners-tiny"}) {
     const RunConfig c = load_run_config(source_dir() + "/configs/runs/" + name + ".textproto");
     EXPECT_FALSE(c.rules().empty()) << name;
     EXPECT_GT(c.network().blocks(), 0) << name;
@@ -107,6 +107,75 @@ TEST(RunConfig, SearchDefaultsLiveInOnePlace) {
   EXPECT_EQ(done.fpu_reduction(), c.selfplay().search().fpu_reduction());
   EXPECT_EQ(done.max_nodes(), c.selfplay().search().max_nodes());
   EXPECT_EQ(done.simulations(), 10);
+}
+
+TEST(RunConfig, GrowthStagesKeepTheFieldsTheyLeaveOut) {
+  const RunConfig c = parse_run_config(R"(
+    rules: "seize-reference"
+    network { blocks: 3 channels: 32 value_hidden: 48 policy_head: "conv" }
+    growth { at_step: 1000 network { blocks: 5 channels: 64 } distill_steps: 300 }
+    growth { at_step: 1300 network { value_hidden: 96 } distill_steps: 1 }
+  )",
+                                       "x");
+  ASSERT_EQ(c.growth_size(), 2);
+  EXPECT_EQ(c.growth(0).network().blocks(), 5);
+  EXPECT_EQ(c.growth(0).network().channels(), 64);
+  EXPECT_EQ(c.growth(0).network().value_hidden(), 48);
+  EXPECT_EQ(c.growth(0).network().policy_head(), "conv");
+  EXPECT_FALSE(c.growth(0).network().has_points_head());  // the run's heads
+  EXPECT_EQ(c.growth(1).network().blocks(), 5);
+  EXPECT_EQ(c.growth(1).network().value_hidden(), 96);
+  // The shipped recipe grows to 5x64 at 2.5 core-hours.
+  const RunConfig g = load_run_config(source_dir() + "/configs/runs/seize-grow.textproto");
+  ASSERT_EQ(g.growth_size(), 1);
+  EXPECT_DOUBLE_EQ(g.growth(0).at_core_hours(), 2.5);
+  EXPECT_EQ(g.growth(0).network().blocks(), 5);
+  EXPECT_EQ(g.growth(0).network().channels(), 64);
+  EXPECT_EQ(g.growth(0).distill_steps(), 3000);
+  // Saved and read back (the run dir's config.textproto), the stages are the same.
+  const RunConfig back = parse_run_config(run_config_text(g), "back");
+  EXPECT_EQ(back.SerializeAsString(), g.SerializeAsString());
+}
+
+TEST(RunConfig, BadGrowthStagesAreRefusedNamingTheStage) {
+  const std::string head = "rules: \"seize\" network { blocks: 3 channels: 32 } ";
+  const std::string good = "growth { at_step: 100 network { blocks: 5 } distill_steps: 50 } ";
+  EXPECT_EQ(refusal(head + good), "");
+  auto expect = [&](const std::string& text, const std::string& field, const std::string& why) {
+    const std::string e = refusal(head + text);
+    EXPECT_NE(e.find(field), std::string::npos) << text << " -> " << e;
+    EXPECT_NE(e.find(why), std::string::npos) << text << " -> " << e;
+    EXPECT_NE(e.find("test.textproto"), std::string::npos) << e;
+  };
+  expect("growth { network { blocks: 5 } distill_steps: 50 }", "growth[0]", "needs a trigger");
+  expect("growth { at_step: 100 network { blocks: 5 } }", "growth[0].distill_steps", "required");
+  expect("growth { at_step: 100 network { blocks: 5 } distill_steps: 0 }",
+         "growth[0].distill_steps", "must be in");
+  expect("growth { at_step: 0 network { blocks: 5 } distill_steps: 5 }", "growth[0].at_step",
+         "must be in");
+  expect("growth { at_core_hours: -1 network { blocks: 5 } distill_steps: 5 }",
+         "growth[0].at_core_hours", "must be in");
+  expect("growth { at_step: 100 distill_steps: 5 }", "growth[0].network", "required");
+  expect("growth { at_step: 100 network { blocks: 3 channels: 32 } distill_steps: 5 }",
+         "growth[0].network", "is the network before it");
+  expect("growth { at_step: 100 network { channels: 2000 } distill_steps: 5 }",
+         "growth[0].network.channels", "out of range");
+  expect("growth { at_step: 100 network { blocks: 5 points_head: true } distill_steps: 5 }",
+         "growth[0].network", "auxiliary heads");
+  // The second stage: its step must come after the first one's take-over, its network differ.
+  expect(good + "growth { at_step: 120 network { blocks: 6 } distill_steps: 5 }",
+         "growth[1].at_step", "at least growth[0].at_step + distill_steps = 150");
+  expect(good + "growth { at_step: 90 network { blocks: 6 } distill_steps: 5 }",
+         "growth[1].at_step", "at least");
+  expect(good + "growth { at_step: 200 network { blocks: 5 } distill_steps: 5 }",
+         "growth[1].network", "is the network before it");
+  expect(good + "growth { at_core_hours: 2 network { blocks: 6 } distill_steps: 5 }", "growth[1]",
+         "the same trigger");
+  expect(
+      "growth { at_core_hours: 2 network { blocks: 5 } distill_steps: 5 } "
+      "growth { at_core_hours: 2 network { blocks: 6 } distill_steps: 5 }",
+      "growth[1].at_core_hours", "must be above growth[0].at_core_hours");
+  expect("trainer { total_steps: 120 } " + good, "growth[0].at_step", "never take over");
 }
 
 TEST(RunConfig, BadConfigsAreRefusedNamingTheField) {
