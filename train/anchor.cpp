@@ -87,9 +87,12 @@ AnchorReport rate_model(const GamePtr& game, const RunConfig& cfg, const Ladder&
 
 AnchorRater::AnchorRater(GamePtr game, const RunConfig& config, const std::string& metrics_csv)
     : game_(std::move(game)), cfg_(config) {
-  enabled_ = !cfg_.anchor().ladder().empty();
-  if (!enabled_) return;
+  if (cfg_.anchor().ladder().empty()) return;
+  // Checked even when only named (anchor.in_loop false, for `pincer rate`): a wrong ladder is
+  // refused when the run starts, not hours later.
   ladder_ = load_ladder(cfg_.anchor().ladder(), game_.get());
+  enabled_ = cfg_.anchor().in_loop();
+  if (!enabled_) return;
   // Start from the weakest player above the anchor: a fresh network is weak.
   estimate_ = 1e9;
   for (const LadderPlayer& p : ladder_.players()) {

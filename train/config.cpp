@@ -353,6 +353,7 @@ RunConfig complete_run_config(RunConfig r, const std::string& origin) {
     if (!a.has_games()) a.set_games(10);
     if (!a.has_opponents()) a.set_opponents(2);
     if (!a.has_random_opening_plies()) a.set_random_opening_plies(2);
+    if (!a.has_in_loop()) a.set_in_loop(true);
     if (!a.has_search()) a.mutable_search();
     complete_search(*a.mutable_search(), c, "anchor.search", &g.search());
     c.range("anchor.games", a.games(), 1, 1e6);

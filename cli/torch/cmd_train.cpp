@@ -319,6 +319,22 @@ void cmd_train(const Options& o) {
                         " needs a new run dir");
     }
     cfg.set_rules(o.rules);
+    // The config's ladder was rated under its own ruleset: take the one beside it named after
+    // the new ruleset (configs/ladders/R.textproto), else none (`pincer rate --ladder` names one).
+    if (!cfg.anchor().ladder().empty()) {
+      const fs::path named = cfg.anchor().ladder();
+      const fs::path sibling = named.parent_path() / (o.rules + ".textproto");
+      if (fs::exists(sibling)) {
+        spdlog::info("--rules {}: anchor ladder {}", o.rules, sibling.string());
+        cfg.mutable_anchor()->set_ladder(sibling.string());
+      } else {
+        spdlog::warn(
+            "--rules {}: the config's ladder {} is another ruleset's and there is no {}; "
+            "the run names no ladder",
+            o.rules, named.string(), sibling.string());
+        cfg.mutable_anchor()->clear_ladder();
+      }
+    }
   }
   LoopOptions lo;
   if (o.minutes > 0) lo.max_minutes = o.minutes;

@@ -50,5 +50,22 @@ out=$("$pincer" train --dir "$tmp/v0" --rules seize-v0 --minutes 0.05 --quiet 2>
 status=$?
 [ $status -eq 0 ] || fail "resuming with the run's own --rules: status $status: $out"
 
+# A config whose anchor names its ruleset's ladder takes the ladder beside it named after the new
+# ruleset; where there is none, the run names no ladder and says so.
+mkdir -p "$tmp/ladders"
+cp "$2/configs/ladders/seize-reference.textproto" "$tmp/ladders/"
+{ cat "$2/tests/support/seize-micro.textproto"
+  echo "anchor { ladder: \"$tmp/ladders/seize-reference.textproto\" in_loop: false }"; } \
+  > "$tmp/anchored.textproto"
+out=$("$pincer" train --config "$tmp/anchored.textproto" --rules seize-v0 --dir "$tmp/alone" \
+  --minutes 0.05 --quiet 2>&1) || fail "--rules without a sibling ladder: $out"
+contains "no sibling ladder: said" "there is no $tmp/ladders/seize-v0.textproto" "$out"
+grep -q "ladder:" "$tmp/alone/config.textproto" && fail "a seize-reference ladder kept for seize-v0"
+cp "$2/configs/ladders/seize-v0.textproto" "$tmp/ladders/"
+out=$("$pincer" train --config "$tmp/anchored.textproto" --rules seize-v0 --dir "$tmp/sibling" \
+  --minutes 0.05 --quiet 2>&1) || fail "--rules with a sibling ladder: $out"
+contains "the sibling ladder" "ladder: \"$tmp/ladders/seize-v0.textproto\"" \
+  "$(cat "$tmp/sibling/config.textproto" 2>&1)"
+
 [ $failures -eq 0 ] && echo "all train --rules checks passed"
 exit $((failures > 0))

@@ -158,6 +158,30 @@ TEST(Anchor, LadderFilesAreChecked) {
   }
 }
 
+// anchor.in_loop false names the ladder for `pincer rate` only: the loop's rater plays nothing,
+// yet a ladder of other rules is still refused when the run starts.
+TEST(Anchor, ALadderNamedOutOfTheLoopIsCheckedButNotPlayed) {
+  ScratchDir scratch("anchor-named");
+  RunConfig cfg =
+      parse_run_config("rules: \"seize-reference\" anchor { ladder: \"" + source_dir() +
+                           "/configs/ladders/seize-reference.textproto\" in_loop: false }",
+                       "named ladder");
+  EXPECT_FALSE(cfg.anchor().in_loop());
+  const GamePtr seize = load_game("seize-reference");
+  const AnchorRater named(seize, cfg, scratch / "metrics.csv");
+  EXPECT_FALSE(named.enabled());
+  cfg.mutable_anchor()->set_in_loop(true);
+  const AnchorRater played(seize, cfg, scratch / "metrics.csv");
+  EXPECT_TRUE(played.enabled());
+  // Unset, in_loop is true: configs written before the field keep their anchors.
+  EXPECT_TRUE(parse_run_config("rules: \"seize-reference\" anchor { ladder: \"l\" }", "old")
+                  .anchor()
+                  .in_loop());
+  cfg.mutable_anchor()->set_in_loop(false);
+  EXPECT_THROW(AnchorRater(load_game("seize-v0"), cfg, scratch / "metrics.csv"),
+               std::runtime_error);
+}
+
 // Every shipped run config that anchors names a ladder of its own rules with fixed players to
 // rate against (anchors skip time-limited ones by default).
 TEST(Anchor, ShippedRunConfigsNameLaddersOfTheirRules) {
