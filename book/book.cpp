@@ -102,6 +102,11 @@ size_t OpeningBook::searched() const {
   return n;
 }
 
+uint64_t root_hash(const OpeningBook& book, const Game& game) {
+  if (!book.header().root().empty()) return book.header().root_hash();
+  return game.random_start() ? 0 : game.initial_state()->hash();
+}
+
 float move_value(const OpeningBook& book, const BookPosition& pos, const BookMove& move) {
   const BookPosition* child = book.find(move.child_hash());
   if (!child || !(child->searched() || child->terminal())) return move.q();

@@ -49,6 +49,10 @@ class OpeningBook {
   std::unordered_map<uint64_t, BookPosition> positions_;
 };
 
+// The hash of the book's root: the header's (the first build's root), else, for a book with game
+// statistics only, the game's start (0 for a random-start game: no one start).
+uint64_t root_hash(const OpeningBook& book, const Game& game);
+
 // The value of a move for the side to move at `pos`: the child's book value when the child is
 // searched or terminal in `book` (negated when the other side moves there), else the searched q.
 float move_value(const OpeningBook& book, const BookPosition& pos, const BookMove& move);
