@@ -8,6 +8,8 @@
 namespace pincer::book {
 namespace {
 
+constexpr int kTextMinGames = 10;
+
 double round4(double x) { return std::round(x * 1e4) / 1e4; }
 
 std::string percent(double x) {
@@ -98,22 +100,27 @@ FirstMoverAdvantage first_mover_advantage(const OpeningBook& book, const Game& g
   for (const BookMove& m : root->moves()) {
     FirstMove f;
     f.move = m.text();
-    if (root->searched()) {
+    const BookPosition* c = book.find(m.child_hash());
+    const bool child_known = c && (c->searched() || c->terminal());
+    // A move the search never visited and the book never expanded has no value (its q is a
+    // placeholder): it is ranked by the games only.
+    if (root->searched() && (child_known || m.visits() > 0)) {
       f.value = move_value(book, *root, m);
-      const BookPosition* c = book.find(m.child_hash());
-      f.proved = c && (c->searched() || c->terminal()) && c->solved();
+      f.proved = child_known && c->solved();
     }
     f.games = mover_games(m.stats(), a.mover);
     moves.push_back(std::move(f));
   }
-  if (root->searched()) {
-    a.by_search = moves;
-    std::stable_sort(a.by_search.begin(), a.by_search.end(),
-                     [](const FirstMove& x, const FirstMove& y) { return *x.value > *y.value; });
-    if (a.by_search.size() > top) a.by_search.resize(top);
-  }
   for (const FirstMove& f : moves) {
-    if (f.games.score.games > 0) a.by_games.push_back(f);
+    if (f.value) a.by_search.push_back(f);
+  }
+  std::stable_sort(a.by_search.begin(), a.by_search.end(),
+                   [](const FirstMove& x, const FirstMove& y) { return *x.value > *y.value; });
+  if (a.by_search.size() > top) a.by_search.resize(top);
+  for (const FirstMove& f : moves) {
+    if (f.games.score.games == 0) continue;
+    a.by_games.push_back(f);
+    ++a.moves_played;
   }
   std::stable_sort(a.by_games.begin(), a.by_games.end(),
                    [](const FirstMove& x, const FirstMove& y) {
@@ -157,11 +164,23 @@ std::string advantage_text(const FirstMoverAdvantage& a) {
     }
   }
   if (!a.by_games.empty()) {
+    // Moves played in fewer than kTextMinGames games are only counted: their intervals span most
+    // of the scale (the JSON has them).
     out += a.by_search.empty() ? "; best first moves by games:" : "; by games:";
-    for (size_t i = 0; i < a.by_games.size(); ++i) {
-      const FirstMove& m = a.by_games[i];
-      out += (i ? ", " : " ") + m.move + " " + score_text(m.games.score) + " in " +
+    size_t listed = 0;
+    for (const FirstMove& m : a.by_games) {
+      if (m.games.score.games < kTextMinGames) break;  // most played first: the rest are rarer
+      out += (listed++ ? ", " : " ") + m.move + " " + score_text(m.games.score) + " in " +
              games_word(m.games.score.games);
+    }
+    // The other moves played: all rarer than kTextMinGames when one of the top ones was.
+    const size_t rest = a.moves_played - listed;
+    if (rest > 0) {
+      out += std::string(listed ? ", " : " ") + std::to_string(rest) + (listed ? " other" : "") +
+             (rest == 1 ? " move" : " moves") +
+             (listed < a.by_games.size()
+                  ? " with fewer than " + std::to_string(kTextMinGames) + " games"
+                  : std::string(" played"));
     }
   }
   return out;

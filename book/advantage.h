@@ -42,8 +42,11 @@ struct FirstMoverAdvantage {
   // score (value + 1) / 2, when the root was searched (or is a finished position).
   std::optional<double> search_score, book_score;
   bool proved = false;
-  std::vector<FirstMove> by_search;  // best book value first (searched roots only)
-  std::vector<FirstMove> by_games;   // most played first (ties: better score first)
+  // Best book value first: the moves of a searched root that have a value (visited by the search
+  // or in the book).
+  std::vector<FirstMove> by_search;
+  std::vector<FirstMove> by_games;  // most played first (ties: better score first)
+  size_t moves_played = 0;          // first moves with a finished game (by_games holds `top`)
 };
 
 // The advantage at the book's root (the header's root; for a book without one, the game's start).
@@ -51,7 +54,9 @@ struct FirstMoverAdvantage {
 FirstMoverAdvantage first_mover_advantage(const OpeningBook& book, const Game& game,
                                           size_t top = 5);
 
-// One line: "First mover: Red scores 55.1% [53.5–56.6] over 3915 games; search says 53.5% ...".
+// One line: "First mover: red scores 55.1% [53.5–56.6] over 3915 games (...); search says 53.5%
+// (book minimax 53.6%); best first moves by search: g4 53.6%, ...; by games: g4 55.0% [53.1–56.9]
+// in 2643 games, ..." (moves with fewer than 10 games are only counted there).
 std::string advantage_text(const FirstMoverAdvantage& a);
 
 // For tools: {side, mover, root, hasRoot, games: {games, wins, draws, losses, unfinished, score,

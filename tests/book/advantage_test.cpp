@@ -199,6 +199,33 @@ TEST(FirstMoverAdvantage, RanksFirstMovesByTheBookAndByTheGames) {
   EXPECT_NE(text.find("by games: " + root.moves(1).text() + " 53.3%"), std::string::npos) << text;
 }
 
+TEST(FirstMoverAdvantage, LeavesOutMovesWithoutAValueAndCountsRarelyPlayedOnes) {
+  GamePtr game = make_tictactoe();
+  OpeningBook book = built(game, 4);
+  BookPosition& root = root_of(book);
+  // A move neither visited nor in the book: its q is no value.
+  BookMove* unvisited = nullptr;
+  for (BookMove& m : *root.mutable_moves()) {
+    const BookPosition* c = book.find(m.child_hash());
+    if (!c || !c->searched()) unvisited = &m;
+  }
+  ASSERT_NE(unvisited, nullptr);
+  unvisited->set_visits(0);
+  *unvisited->mutable_stats() = counts(2, 0, 1);
+  *root.mutable_moves(0)->mutable_stats() = counts(8, 2, 5);
+  *root.mutable_stats() = counts(10, 2, 6);
+  const FirstMoverAdvantage a = first_mover_advantage(book, *game, 9);
+  EXPECT_EQ(a.by_search.size(), static_cast<size_t>(root.moves_size() - 1));
+  for (const FirstMove& m : a.by_search) EXPECT_NE(m.move, unvisited->text());
+  ASSERT_EQ(a.by_games.size(), 2u);  // both played moves, most played first
+  EXPECT_EQ(a.by_games[1].move, unvisited->text());
+  EXPECT_FALSE(a.by_games[1].value.has_value());
+  const std::string text = advantage_text(a);
+  EXPECT_NE(text.find("by games: " + root.moves(0).text() + " 60.0% ["), std::string::npos) << text;
+  EXPECT_NE(text.find("in 15 games, 1 other move with fewer than 10 games"), std::string::npos)
+      << text;
+}
+
 // A shipped game, a small book and random games through it: the page, its data and the text all
 // carry the first mover's box.
 TEST(FirstMoverAdvantage, ASmallBookOfARealGameShowsTheBox) {
