@@ -24,8 +24,9 @@ class OpeningBook {
   // An empty book for `game`.
   explicit OpeningBook(const Game& game);
 
-  // Reads a book file; throws BookError naming the file when it is unreadable, malformed, of an
-  // unknown format version, or made under another game or ruleset fingerprint (naming both).
+  // Reads a book file; throws BookError naming the file when it is unreadable, malformed (a side
+  // to move other than 0 or 1 too), of an unknown format version, or made under another game or
+  // ruleset fingerprint (naming both).
   static OpeningBook load(const std::string& path, const Game& game);
   // Only the header of a book file (to find its ruleset before loading the game).
   static BookHeader read_header(const std::string& path);

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <random>
 
 #include "book/build.h"
@@ -133,6 +134,17 @@ TEST(FirstMoverAdvantage, RefusesDamagedCounts) {
   EXPECT_THROW(first_mover_advantage(book, *game), BookError);
   root_of(book).set_to_move(7);
   EXPECT_THROW(first_mover_advantage(book, *game), BookError);
+  // Such a file is refused when it is read, naming it.
+  const std::string path = ::testing::TempDir() + "pincer-advantage-damaged.book";
+  book.save(path);
+  try {
+    OpeningBook::load(path, *game);
+    ADD_FAILURE() << "a side to move of 7 was read";
+  } catch (const BookError& e) {
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("side to move 7"), std::string::npos) << e.what();
+  }
+  std::remove(path.c_str());
 }
 
 TEST(FirstMoverAdvantage, SaysSoWhenTheRootHasNoGames) {

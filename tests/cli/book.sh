@@ -4,6 +4,7 @@
 # of damaged books. Usage: book.sh PINCER SOURCE_DIR
 set -u
 pincer=$1
+src=${2:-.}
 failures=0
 check() {
   if [ "$2" != "$3" ]; then
@@ -86,5 +87,13 @@ contains "bad book named" "$dir/bad.book" "$out"
 out=$("$pincer" book show --rules seize-reference --book "$book" 2>&1)
 check "other rules refused" 1 "$?"
 contains "refusal names fingerprints" "fingerprint" "$out"
+
+# The shipped books (models/*.book) load under today's rulesets and show their first mover.
+for shipped in "$src"/models/*.book; do
+  [ -e "$shipped" ] || continue
+  out=$("$pincer" book show --book "$shipped" 2>&1)
+  check "shipped $(basename "$shipped") loads" 0 "$?"
+  contains "shipped $(basename "$shipped"): the first mover's games" " scores " "$(printf '%s\n' "$out" | head -1)"
+done
 
 exit $((failures > 0))
