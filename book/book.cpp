@@ -51,6 +51,11 @@ OpeningBook OpeningBook::load(const std::string& path, const Game& game) {
   book.header_ = h;
   for (BookPosition& p : *file.mutable_positions()) {
     const uint64_t hash = p.hash();
+    // Side names and every per-side count index by it: 0 or 1, or the file is damaged.
+    if (p.to_move() != 0 && p.to_move() != 1) {
+      throw BookError("book " + path + ": damaged: position " + p.text() + " has side to move " +
+                      std::to_string(p.to_move()));
+    }
     if (!book.positions_.emplace(hash, std::move(p)).second) {
       throw BookError("book " + path + ": position " + std::to_string(hash) + " appears twice");
     }
@@ -100,6 +105,11 @@ size_t OpeningBook::searched() const {
   size_t n = 0;
   for (const auto& [hash, p] : positions_) n += p.searched() || p.terminal();
   return n;
+}
+
+uint64_t root_hash(const OpeningBook& book, const Game& game) {
+  if (!book.header().root().empty()) return book.header().root_hash();
+  return game.random_start() ? 0 : game.initial_state()->hash();
 }
 
 float move_value(const OpeningBook& book, const BookPosition& pos, const BookMove& move) {

@@ -24,8 +24,9 @@ class OpeningBook {
   // An empty book for `game`.
   explicit OpeningBook(const Game& game);
 
-  // Reads a book file; throws BookError naming the file when it is unreadable, malformed, of an
-  // unknown format version, or made under another game or ruleset fingerprint (naming both).
+  // Reads a book file; throws BookError naming the file when it is unreadable, malformed (a side
+  // to move other than 0 or 1 too), of an unknown format version, or made under another game or
+  // ruleset fingerprint (naming both).
   static OpeningBook load(const std::string& path, const Game& game);
   // Only the header of a book file (to find its ruleset before loading the game).
   static BookHeader read_header(const std::string& path);
@@ -48,6 +49,10 @@ class OpeningBook {
   BookHeader header_;
   std::unordered_map<uint64_t, BookPosition> positions_;
 };
+
+// The hash of the book's root: the header's (the first build's root), else, for a book with game
+// statistics only, the game's start (0 for a random-start game: no one start).
+uint64_t root_hash(const OpeningBook& book, const Game& game);
 
 // The value of a move for the side to move at `pos`: the child's book value when the child is
 // searched or terminal in `book` (negated when the other side moves there), else the searched q.

@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <deque>
+#include <unordered_map>
 
+#include "book/advantage.h"
 #include "book/stats.h"
 #include "engine/embedded.h"
 #include "serve/board.h"
@@ -44,6 +47,50 @@ std::string embedded(const std::string& stem) {
     if (stem == f.name) return f.text;
   }
   throw std::logic_error("book/report/" + stem + " is not embedded");
+}
+
+// Plies from the root of every position reached through the book's moves (breadth first).
+std::unordered_map<uint64_t, int> plies_from_root(const OpeningBook& book, uint64_t root,
+                                                  int max_plies) {
+  std::unordered_map<uint64_t, int> plies;
+  if (!book.find(root)) return plies;
+  std::deque<uint64_t> queue{root};
+  plies[root] = 0;
+  while (!queue.empty()) {
+    const uint64_t hash = queue.front();
+    queue.pop_front();
+    const int ply = plies[hash];
+    if (ply >= max_plies) continue;
+    for (const BookMove& m : book.find(hash)->moves()) {
+      if (!book.find(m.child_hash()) || plies.count(m.child_hash())) continue;
+      plies[m.child_hash()] = ply + 1;
+      queue.push_back(m.child_hash());
+    }
+  }
+  return plies;
+}
+
+std::string html_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -94,9 +141,14 @@ Json report_data(const OpeningBook& book, const Game& game, const ReportOptions&
   const BookHeader& h = book.header();
   Json positions = Json::object();
   std::vector<uint64_t> hashes;
+  const uint64_t root = root_hash(book, game);
+  const bool limited = options.max_plies >= 0;
+  const std::unordered_map<uint64_t, int> plies =
+      limited ? plies_from_root(book, root, options.max_plies)
+              : std::unordered_map<uint64_t, int>{};
   const auto shown = [&](const BookPosition* p) {
-    return p &&
-           (in_book(p) || p->stats().games() >= options.min_games || p->hash() == h.root_hash());
+    return p && (!limited || plies.count(p->hash())) &&
+           (in_book(p) || p->stats().games() >= options.min_games || p->hash() == root);
   };
   for (const auto& [hash, p] : book.positions()) {
     if (shown(&p)) hashes.push_back(hash);
@@ -124,18 +176,21 @@ Json report_data(const OpeningBook& book, const Game& game, const ReportOptions&
                     {"positions", book.size()},
                     {"shown", hashes.size()},
                     {"minGames", options.min_games},
+                    {"maxPlies", options.max_plies},
                     {"recordsRead", h.records_read()}};
   return {{"header", header},
           {"sides", {game.side_name(0), game.side_name(1)}},
           {"layout", serve::layout_json(game)},
-          {"root", key(h.root_hash())},
+          {"root", key(root)},
+          {"firstMover", advantage_json(first_mover_advantage(book, game))},
           {"positions", std::move(positions)}};
 }
 
 std::string report_html(const OpeningBook& book, const Game& game, const ReportOptions& options) {
+  const Json d = report_data(book, game, options);
+  const std::string first_mover = d["firstMover"]["text"];
   // JSON inside <script>: "</" would end the element, so it is written "<\/" (the same string).
-  std::string data =
-      report_data(book, game, options).dump(-1, ' ', false, Json::error_handler_t::replace);
+  std::string data = d.dump(-1, ' ', false, Json::error_handler_t::replace);
   std::string safe;
   safe.reserve(data.size());
   for (size_t i = 0; i < data.size(); ++i) {
@@ -152,7 +207,10 @@ std::string report_html(const OpeningBook& book, const Game& game, const ReportO
          "</style>\n</head>\n<body>\n"
          "<header><h1>" +
          title +
-         "</h1><p id=\"meta\"></p></header>\n"
+         "</h1><p id=\"meta\"></p>"
+         "<p id=\"first-mover\" class=\"first-mover\">" +
+         html_escape(first_mover) +
+         "</p></header>\n"
          "<nav id=\"crumbs\"></nav>\n"
          "<main>\n<section class=\"board\"><svg id=\"board\" class=\"board\"></svg>"
          "<div id=\"position\"></div></section>\n"

@@ -30,7 +30,9 @@ function drawMeta() {
   $('meta').textContent = `${h.game} / ${h.ruleset} (fingerprint ${h.fingerprint}); evaluator ` +
     `${h.evaluator}${h.visits ? `, ${h.visits} visits per position` : ''}; ${h.searched} ` +
     `searched positions of ${h.positions} (${h.shown} shown: positions known only from games ` +
-    `when ${h.minGames}+ games reached them); ${h.recordsRead} games read`;
+    `when ${h.minGames}+ games reached them` +
+    `${h.maxPlies >= 0 ? `; up to ${h.maxPlies} plies from the start` : ''}); ` +
+    `${h.recordsRead} games read`;
 }
 
 function drawCrumbs() {

@@ -71,6 +71,33 @@ TEST(BookReport, HidesRarePositionsKnownOnlyFromGames) {
   EXPECT_EQ(report_data(book, *game, o)["positions"].size(), 3u);
 }
 
+TEST(BookReport, MaxPliesKeepsPositionsNearTheRoot) {
+  GamePtr game = load_game("seize-v0");
+  const OpeningBook book = small_book(game, 12);
+  const serve::Json all = report_data(book, *game, ReportOptions{});
+  ReportOptions o;
+  o.max_plies = 0;
+  const serve::Json root_only = report_data(book, *game, o);
+  ASSERT_EQ(root_only["positions"].size(), 1u);
+  for (const auto& m : root_only["positions"][root_only["root"].get<std::string>()]["moves"]) {
+    EXPECT_FALSE(m.contains("child")) << "no link to a position left out";
+  }
+  o.max_plies = 1;
+  const serve::Json near = report_data(book, *game, o);
+  const serve::Json& r = near["positions"][near["root"].get<std::string>()];
+  std::set<std::string> children{near["root"].get<std::string>()};
+  for (const auto& m : r["moves"]) {
+    if (m.contains("child")) children.insert(m["child"].get<std::string>());
+  }
+  EXPECT_GT(near["positions"].size(), 1u);
+  for (const auto& [k, p] : near["positions"].items()) EXPECT_TRUE(children.count(k)) << k;
+  EXPECT_LE(near["positions"].size(), all["positions"].size());
+  EXPECT_EQ(near["header"]["maxPlies"], 1);
+  // Deep enough: the same as no limit.
+  o.max_plies = 100;
+  EXPECT_EQ(report_data(book, *game, o)["positions"].size(), all["positions"].size());
+}
+
 TEST(BookReport, IsOnePageWithTheBoardScript) {
   GamePtr game = load_game("seize-v0");
   OpeningBook book = small_book(game, 3);

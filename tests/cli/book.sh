@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# End-to-end checks of `pincer book`: build (resumed), show, export, stats from match records,
-# refusal under other rules. Usage: book.sh PINCER SOURCE_DIR
+# End-to-end checks of `pincer book`: build (resumed), show, export, stats from match records, the
+# first mover's box in show, JSON, export and report (--max-plies), refusal under other rules and
+# of damaged books. Usage: book.sh PINCER SOURCE_DIR
 set -u
 pincer=$1
+src=${2:-.}
 failures=0
 check() {
   if [ "$2" != "$3" ]; then
@@ -26,12 +28,42 @@ json=$("$pincer" book show --book "$book" --json)
 check "show json: 8 first moves" 8 "$(printf '%s' "$json" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["moves"]))')"
 out=$("$pincer" book show --book "$book")
 contains "show table" "mover wins" "$out"
+# The first mover's box: the root's side to move by the game's name, no games yet.
+side=$(printf '%s' "$json" | python3 -c 'import json,sys; print(json.load(sys.stdin)["to_move"])')
+check "first mover: the root's side" "$side" "$(printf '%s' "$json" | python3 -c 'import json,sys; print(json.load(sys.stdin)["first_mover"]["side"])')"
+check "show: the box on top" "First mover: $side: no games in the book at the root" "$(printf '%s\n' "$out" | head -1 | cut -d'(' -f1 | sed 's/ $//')"
 
 "$pincer" --log-level warn match --rules seize-v0 --a random --b random --games 4 --max-plies 12 --sgn "$dir/games" >/dev/null 2>&1
 out=$("$pincer" --log-level error book stats --book "$book" --games "$dir/games")
 contains "stats read" "4 games" "$out"
 games=$("$pincer" book show --book "$book" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["stats"]["games"])')
 check "stats at the start" 4 "$games"
+# Finished games (the ones above stop at ply 12 without a result): the box scores them.
+out=$("$pincer" book show --book "$book")
+contains "show: unfinished games are not scored" "First mover: $side: no finished games at the root (4 unfinished)" "$out"
+"$pincer" --log-level warn match --rules seize-v0 --a greedy --b random --games 4 --sgn "$dir/finished" >/dev/null 2>&1
+"$pincer" --log-level error book stats --book "$book" --games "$dir/finished" >/dev/null
+out=$("$pincer" book show --book "$book")
+contains "show: the box with games" "First mover: $side scores" "$out"
+contains "show: over the finished games" "over 4 games" "$out"
+contains "show: the unfinished ones named" "4 unfinished not counted" "$out"
+contains "show: the search's value" "search says" "$out"
+contains "show: best first moves" "best first moves by search:" "$out"
+fm=$("$pincer" book show --book "$book" --json | python3 -c 'import json,sys; g=json.load(sys.stdin)["first_mover"]["games"]; print(g["games"], g["unfinished"], int(0 <= g["low"] <= g["score"] <= g["high"] <= 1 and g["low"] < g["high"]))')
+check "show json: the box's games, unfinished, interval" "4 4 1" "$fm"
+check "export json: the box" "$side" "$("$pincer" book export --book "$book" --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)["first_mover"]["side"])')"
+out=$("$pincer" book report --book "$book" --out "$dir/report.html")
+contains "report: prints the box" "First mover: $side scores" "$out"
+check "report: the page's box" 1 "$(grep -c "<p id=\"first-mover\" class=\"first-mover\">First mover: $side scores .* over 4 games" "$dir/report.html")"
+"$pincer" book report --book "$book" --out "$dir/root.html" --max-plies 0 >/dev/null
+check "report --max-plies 0: smaller" 1 "$(( $(wc -c < "$dir/root.html") < $(wc -c < "$dir/report.html") ))"
+printf 'damaged' > "$dir/damaged.book"
+out=$("$pincer" book report --book "$dir/damaged.book" --rules seize-v0 --out "$dir/x.html" 2>&1)
+check "report: damaged book refused" 1 "$?"
+contains "report: damaged book named" "$dir/damaged.book" "$out"
+out=$("$pincer" book show --book "$dir/damaged.book" 2>&1)
+check "show: damaged book refused" 1 "$?"
+contains "show: damaged book named" "not a pincer book file" "$out"
 
 sgn=$("$pincer" book export --book "$book" --format sgn)
 contains "export sgn" '[Event "book main line"]' "$sgn"
@@ -55,5 +87,13 @@ contains "bad book named" "$dir/bad.book" "$out"
 out=$("$pincer" book show --rules seize-reference --book "$book" 2>&1)
 check "other rules refused" 1 "$?"
 contains "refusal names fingerprints" "fingerprint" "$out"
+
+# The shipped books (models/*.book) load under today's rulesets and show their first mover.
+for shipped in "$src"/models/*.book; do
+  [ -e "$shipped" ] || continue
+  out=$("$pincer" book show --book "$shipped" 2>&1)
+  check "shipped $(basename "$shipped") loads" 0 "$?"
+  contains "shipped $(basename "$shipped"): the first mover's games" " scores " "$(printf '%s\n' "$out" | head -1)"
+done
 
 exit $((failures > 0))
