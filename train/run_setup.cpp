@@ -35,9 +35,18 @@ GamePtr prepare_run_dir(const RunDir& dir, const RunConfig& config, const std::a
     // resumes with them: into records/ when they stay in the window, else into warmstart/.
     const bool keep = config.warm_start().keep_in_window();
     const std::string labels = keep ? dir.records() : dir.path("warmstart");
-    auto model = make_initial_model(*game, config, stop, &warm_games, labels);
-    // The run's CPU so far (the warm start's, in this process), as the trainer counts it.
-    model->metadata().set_core_hours(process_cpu_seconds() / 3600);
+    std::unique_ptr<Model> model;
+    if (!config.start_model().empty()) {
+      // RunConfig.start_model: the run goes on from that model, its step and core-hours kept.
+      model = Model::load(config.start_model(), *game, "cpu");
+      spdlog::info("new run starts from {} ({}, step {}, {:.2f} core-hours)", config.start_model(),
+                   model->metadata().model_id(), model->metadata().training_step(),
+                   model->metadata().core_hours());
+    } else {
+      model = make_initial_model(*game, config, stop, &warm_games, labels);
+      // The run's CPU so far (the warm start's, in this process), as the trainer counts it.
+      model->metadata().set_core_hours(process_cpu_seconds() / 3600);
+    }
     model->save(dir.model(0));
     if (keep && !warm_games.empty() && !config.warm_start().records().empty()) {
       const int chunks = write_warm_start_records(dir.records(), *game, warm_games);

@@ -362,6 +362,9 @@ Trainer::Trainer(GamePtr game, const RunConfig& config, const RunDir& dir, DataP
     m.cpu_base = std::max(0.0, m.model->metadata().core_hours() * 3600 - process_cpu_seconds());
     m.make_optimizer();
     *m.state.mutable_model() = m.model->metadata();
+    // 0 for a fresh or warm-started network; a run started from a trained model
+    // (RunConfig.start_model) continues its step count, so schedules and model names go on.
+    m.state.set_step(m.model->metadata().training_step());
     spdlog::info("trainer starts from {}", m.model->metadata().model_id());
   }
   m.model->impl().net->train();

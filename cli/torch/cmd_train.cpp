@@ -47,6 +47,7 @@ struct Options {
   std::string store;
   std::string cache;
   std::string rules;        // train: another ruleset of the config's game
+  std::string from;         // train: a model file a new run starts from
   DistributedOptions dist;  // trainer: data-parallel ranks
   double dist_timeout_s = 300;
 };
@@ -336,6 +337,16 @@ void cmd_train(const Options& o) {
       }
     }
   }
+  if (!o.from.empty()) {
+    // RunConfig.start_model: only a new run starts from a model; a run goes on from its own.
+    if (rs || fs::exists(dir.config()) || fs::exists(dir.best())) {
+      throw ConfigError("--from " + o.from + ": " + path +
+                        " is a run already (it resumes from its own models); use a new run dir");
+    }
+    if (!fs::is_regular_file(o.from))
+      throw ConfigError("--from " + o.from + ": no such model file");
+    cfg.set_start_model(o.from);
+  }
   LoopOptions lo;
   if (o.minutes > 0) lo.max_minutes = o.minutes;
   lo.stop = &install_stop_signal();
@@ -558,6 +569,9 @@ RegisterCommand reg_train{
       app.add_option("--minutes", o->minutes,
                      "Stop after this many minutes (overrides max_minutes)");
       app.add_flag("--quiet", o->quiet, "No live status line");
+      app.add_option("--from", o->from,
+                     "Start a new run from this model file (of the run's ruleset) instead of a "
+                     "warm start; its step and core-hours carry on (RunConfig.start_model)");
       app.add_option("--rules", o->rules,
                      "Train this ruleset with the config's recipe (a new run dir only), e.g. "
                      "seega-7x7 with configs/runs/seega.textproto");
