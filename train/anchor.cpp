@@ -87,12 +87,20 @@ AnchorReport rate_model(const GamePtr& game, const RunConfig& cfg, const Ladder&
 
 AnchorRater::AnchorRater(GamePtr game, const RunConfig& config, const std::string& metrics_csv)
     : game_(std::move(game)), cfg_(config) {
-  if (cfg_.anchor().ladder().empty()) return;
-  // Checked even when only named (anchor.in_loop false, for `pincer rate`): a wrong ladder is
-  // refused when the run starts, not hours later.
-  ladder_ = load_ladder(cfg_.anchor().ladder(), game_.get());
-  enabled_ = cfg_.anchor().in_loop();
-  if (!enabled_) return;
+  const std::string& path = cfg_.anchor().ladder();
+  if (path.empty()) return;
+  if (!cfg_.anchor().in_loop()) {
+    // Only named, for `pincer rate`: a ladder of other rules is refused when the run starts, not
+    // hours later; one not found from this working directory only costs rate its default.
+    if (!std::filesystem::exists(path)) {
+      spdlog::warn("anchor.ladder {} not found from here: `pincer rate` will need --ladder", path);
+    } else {
+      load_ladder(path, game_.get());
+    }
+    return;
+  }
+  enabled_ = true;
+  ladder_ = load_ladder(path, game_.get());
   // Start from the weakest player above the anchor: a fresh network is weak.
   estimate_ = 1e9;
   for (const LadderPlayer& p : ladder_.players()) {

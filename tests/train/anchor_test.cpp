@@ -180,6 +180,11 @@ TEST(Anchor, ALadderNamedOutOfTheLoopIsCheckedButNotPlayed) {
   cfg.mutable_anchor()->set_in_loop(false);
   EXPECT_THROW(AnchorRater(load_game("seize-v0"), cfg, scratch / "metrics.csv"),
                std::runtime_error);
+  // Not found from the working directory: only named, so the run goes on without it.
+  cfg.mutable_anchor()->set_ladder(scratch / "elsewhere.textproto");
+  EXPECT_FALSE(AnchorRater(seize, cfg, scratch / "metrics.csv").enabled());
+  cfg.mutable_anchor()->set_in_loop(true);
+  EXPECT_THROW(AnchorRater(seize, cfg, scratch / "metrics.csv"), std::runtime_error);
 }
 
 // Every shipped run config that anchors names a ladder of its own rules with fixed players to
