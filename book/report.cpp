@@ -9,6 +9,7 @@
 #include "book/advantage.h"
 #include "book/stats.h"
 #include "engine/embedded.h"
+#include "engine/html.h"
 #include "serve/board.h"
 
 namespace pincer {
@@ -68,29 +69,6 @@ std::unordered_map<uint64_t, int> plies_from_root(const OpeningBook& book, uint6
     }
   }
   return plies;
-}
-
-std::string html_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
 }
 
 }  // namespace

@@ -7,6 +7,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "engine/html.h"
+
 namespace pincer {
 
 namespace {
@@ -35,29 +37,6 @@ bool solve(std::vector<double>& a, std::vector<double>& b, int n) {
   }
   for (int c = 0; c < n; ++c) b[c] /= a[c * n + c];
   return true;
-}
-
-std::string escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
 }
 
 }  // namespace
@@ -151,7 +130,7 @@ std::string ladder_html(const std::string& caption, const std::vector<LadderRow>
       << "table{border-collapse:collapse;margin:1em 0}\n"
       << "td,th{border:1px solid #bbb;padding:.3em .7em;text-align:right}\n"
       << "td:nth-child(2),th:nth-child(2){text-align:left;font-family:monospace}\n"
-      << "</style>\n</head>\n<body>\n<h1>Ladder</h1>\n<p>" << escape(caption) << "</p>\n";
+      << "</style>\n</head>\n<body>\n<h1>Ladder</h1>\n<p>" << html_escape(caption) << "</p>\n";
   std::vector<size_t> rank(rows.size());
   for (size_t i = 0; i < rank.size(); ++i) rank[i] = i;
   std::stable_sort(rank.begin(), rank.end(),
@@ -163,8 +142,8 @@ std::string ladder_html(const std::string& caption, const std::vector<LadderRow>
     std::snprintf(buf, sizeof buf,
                   "<tr><td>%zu</td><td>%s</td><td>%+.0f</td><td>%+.0f .. %+.0f</td><td>%d</td>"
                   "<td>%.1f%%</td></tr>\n",
-                  i + 1, escape(r.player).c_str(), r.elo, r.elo - 1.96 * r.sd, r.elo + 1.96 * r.sd,
-                  r.games, 100 * r.score);
+                  i + 1, html_escape(r.player).c_str(), r.elo, r.elo - 1.96 * r.sd,
+                  r.elo + 1.96 * r.sd, r.games, 100 * r.score);
     out << buf;
   }
   out << "</table>\n";
@@ -197,7 +176,7 @@ std::string ladder_html(const std::string& caption, const std::vector<LadderRow>
                   "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" font-family=\"monospace\">%s"
                   "</text>\n<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#36c\" "
                   "stroke-width=\"3\"/>\n<circle cx=\"%.1f\" cy=\"%d\" r=\"5\" fill=\"#c33\"/>\n",
-                  left - 10, y + 4, escape(r.player).c_str(), px(r.elo - 1.96 * r.sd), y,
+                  left - 10, y + 4, html_escape(r.player).c_str(), px(r.elo - 1.96 * r.sd), y,
                   px(r.elo + 1.96 * r.sd), y, px(r.elo), y);
     out << buf;
   }
@@ -212,7 +191,7 @@ std::string ladder_html(const std::string& caption, const std::vector<LadderRow>
       const std::string b = p.b < static_cast<int>(rows.size()) ? rows[p.b].player : "?";
       std::snprintf(buf, sizeof buf,
                     "<tr><td>%zu</td><td>%s vs %s</td><td>%d</td><td>%.1f</td></tr>\n", i + 1,
-                    escape(a).c_str(), escape(b).c_str(), p.games, p.score_a);
+                    html_escape(a).c_str(), html_escape(b).c_str(), p.games, p.score_a);
       out << buf;
     }
     out << "</table>\n";

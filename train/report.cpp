@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/atomic_file.h"
+#include "engine/html.h"
 #include "nn/model.h"
 #include "proto/train_state.pb.h"
 #include "train/anchor.h"
@@ -30,24 +31,6 @@ struct Series {
   std::vector<bool> filled;  // per point, with markers: filled (e.g. promoted) or hollow
   std::vector<std::pair<double, double>> bars;  // per point: an interval drawn as a bar
 };
-
-std::string esc(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    if (c == '<') {
-      o += "&lt;";
-    } else if (c == '>') {
-      o += "&gt;";
-    } else if (c == '&') {
-      o += "&amp;";
-    } else if (c == '"') {
-      o += "&quot;";
-    } else {
-      o += c;
-    }
-  }
-  return o;
-}
 
 std::string num(double v) {
   char buf[32];
@@ -94,8 +77,9 @@ std::string chart(const std::string& title, const std::string& xlabel, const std
   for (auto& [y, label] : hlines) y0 = std::min(y0, y), y1 = std::max(y1, y);
   std::ostringstream o;
   o << "<figure><svg xmlns='http://www.w3.org/2000/svg' width='" << W << "' height='" << H
-    << "' viewBox='0 0 " << W << " " << H << "' role='img' aria-label='" << esc(title) << "'>";
-  o << "<text x='" << W / 2 << "' y='20' text-anchor='middle' class='t'>" << esc(title)
+    << "' viewBox='0 0 " << W << " " << H << "' role='img' aria-label='" << html_escape(title)
+    << "'>";
+  o << "<text x='" << W / 2 << "' y='20' text-anchor='middle' class='t'>" << html_escape(title)
     << "</text>";
   if (x0 > x1) {
     o << "<text x='" << W / 2 << "' y='" << H / 2
@@ -121,13 +105,13 @@ std::string chart(const std::string& title, const std::string& xlabel, const std
       << "' text-anchor='end' class='a'>" << num(t) << "</text>";
   }
   o << "<text x='" << (L + W - R) / 2 << "' y='" << H - 8 << "' text-anchor='middle' class='a'>"
-    << esc(xlabel) << "</text>";
+    << html_escape(xlabel) << "</text>";
   o << "<text transform='translate(14," << (T + H - B) / 2
-    << ") rotate(-90)' text-anchor='middle' class='a'>" << esc(ylabel) << "</text>";
+    << ") rotate(-90)' text-anchor='middle' class='a'>" << html_escape(ylabel) << "</text>";
   for (auto& [y, label] : hlines) {
     o << "<line x1='" << L << "' x2='" << W - R << "' y1='" << Y(y) << "' y2='" << Y(y)
       << "' stroke='#888' stroke-dasharray='5,4'/><text x='" << W - R - 4 << "' y='" << Y(y) - 4
-      << "' text-anchor='end' class='a'>" << esc(label) << "</text>";
+      << "' text-anchor='end' class='a'>" << html_escape(label) << "</text>";
   }
   int legend_x = L + 8;
   for (const Series& s : series) {
@@ -153,8 +137,8 @@ std::string chart(const std::string& title, const std::string& xlabel, const std
       }
     }
     o << "<rect x='" << legend_x << "' y='" << T - 12 << "' width='12' height='4' fill='" << s.color
-      << "'/><text x='" << legend_x + 16 << "' y='" << T - 6 << "' class='a'>" << esc(s.name)
-      << "</text>";
+      << "'/><text x='" << legend_x + 16 << "' y='" << T - 6 << "' class='a'>"
+      << html_escape(s.name) << "</text>";
     legend_x += 24 + 7 * static_cast<int>(s.name.size());
   }
   o << "</svg></figure>";
@@ -341,19 +325,20 @@ std::string write_report(const RunDir& dir) {
   std::string growth_summary, growth_table;
   for (auto& r : rows) {
     if (r["event"] != "growth") continue;
-    growth_summary += (growth_summary.empty() ? " (grown " : "; ") + esc(r["network_before"]) +
-                      " &rarr; " + esc(r["network_after"]) + " at step " + esc(r["step"]);
-    growth_table += "<tr><td>" + esc(r["step"]) + "</td><td>" + num(to_d(r["core_hours"])) +
-                    "</td><td class='l'>" + esc(r["network_before"]) + "</td><td class='l'>" +
-                    esc(r["network_after"]) + "</td><td>" + num(to_d(r["old_policy_loss"])) +
-                    "</td><td>" + num(to_d(r["policy_loss"])) + "</td><td>" +
-                    num(to_d(r["old_value_loss"])) + "</td><td>" + num(to_d(r["value_loss"])) +
-                    "</td></tr>";
+    growth_summary += (growth_summary.empty() ? " (grown " : "; ") +
+                      html_escape(r["network_before"]) + " &rarr; " +
+                      html_escape(r["network_after"]) + " at step " + html_escape(r["step"]);
+    growth_table += "<tr><td>" + html_escape(r["step"]) + "</td><td>" + num(to_d(r["core_hours"])) +
+                    "</td><td class='l'>" + html_escape(r["network_before"]) +
+                    "</td><td class='l'>" + html_escape(r["network_after"]) + "</td><td>" +
+                    num(to_d(r["old_policy_loss"])) + "</td><td>" + num(to_d(r["policy_loss"])) +
+                    "</td><td>" + num(to_d(r["old_value_loss"])) + "</td><td>" +
+                    num(to_d(r["value_loss"])) + "</td></tr>";
   }
   if (!growth_summary.empty()) growth_summary += ")";
   std::ostringstream h;
   h << "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>pincer run: "
-    << esc(fs::path(dir.root).filename().string()) << "</title><style>"
+    << html_escape(fs::path(dir.root).filename().string()) << "</title><style>"
     << "body{font-family:system-ui,sans-serif;margin:2em auto;max-width:1340px;color:#222}"
     << "h1{font-size:1.5em}h2{font-size:1.15em;margin-top:1.6em}"
     << "table{border-collapse:collapse;font-size:.9em}td,th{border:1px solid #ccc;padding:3px 8px;"
@@ -362,16 +347,17 @@ std::string write_report(const RunDir& dir) {
     << "svg .a{font-size:11px;fill:#444}svg .n{font-size:13px;fill:#888}svg .g{stroke:#e4e4e4}"
     << "svg .f{fill:#fcfcfc;stroke:#bbb}pre{background:#f6f6f6;padding:1em;font-size:.85em;"
     << "overflow:auto;max-height:30em}</style></head><body>";
-  h << "<h1>Training run " << esc(fs::path(dir.root).filename().string()) << "</h1>";
-  h << "<table><tr><th class='l'>game</th><td class='l'>" << esc(best.game())
-    << "</td></tr><tr><th class='l'>rules</th><td class='l'>" << esc(best.ruleset_name()) << " ("
-    << esc(best.fingerprint()) << ")</td></tr><tr><th class='l'>network</th><td class='l'>"
-    << best.network().blocks() << " blocks x " << best.network().channels() << " channels"
-    << growth_summary << "</td></tr><tr><th class='l'>best model</th><td class='l'>"
-    << esc(best.model_id()) << " (step " << best.training_step()
-    << ")</td></tr><tr><th class='l'>training steps</th><td class='l'>" << esc(get("step"))
-    << "</td></tr><tr><th class='l'>games / positions</th><td class='l'>" << esc(get("games"))
-    << " / " << esc(get("positions"))
+  h << "<h1>Training run " << html_escape(fs::path(dir.root).filename().string()) << "</h1>";
+  h << "<table><tr><th class='l'>game</th><td class='l'>" << html_escape(best.game())
+    << "</td></tr><tr><th class='l'>rules</th><td class='l'>" << html_escape(best.ruleset_name())
+    << " (" << html_escape(best.fingerprint())
+    << ")</td></tr><tr><th class='l'>network</th><td class='l'>" << best.network().blocks()
+    << " blocks x " << best.network().channels() << " channels" << growth_summary
+    << "</td></tr><tr><th class='l'>best model</th><td class='l'>" << html_escape(best.model_id())
+    << " (step " << best.training_step()
+    << ")</td></tr><tr><th class='l'>training steps</th><td class='l'>" << html_escape(get("step"))
+    << "</td></tr><tr><th class='l'>games / positions</th><td class='l'>"
+    << html_escape(get("games")) << " / " << html_escape(get("positions"))
     << "</td></tr><tr><th class='l'>gates / promotions</th><td class='l'>" << log.gates_size()
     << " / "
     << std::count_if(log.gates().begin(), log.gates().end(),
@@ -411,7 +397,7 @@ std::string write_report(const RunDir& dir) {
                {elo});
   }
   h << "<h2>Strength against core-hours</h2>";
-  if (!rated_error.empty()) h << "<p>" << esc(rated_error) << "</p>";
+  if (!rated_error.empty()) h << "<p>" << html_escape(rated_error) << "</p>";
   if (rated.empty()) {
     h << "<p>No rated checkpoints yet: <code>pincer rate --dir RUN --opponent SPEC ...</code> "
          "rates the saved checkpoints against fixed opponents (docs/training.md).</p>";
@@ -430,10 +416,10 @@ std::string write_report(const RunDir& dir) {
         opp += (opp.empty() ? "" : "; ") + g.player + " " + num(g.score) + "/" +
                std::to_string(g.games);
       }
-      h << "<tr><td class='l'>" << esc(r.model) << "</td><td>" << r.step << "</td><td>"
+      h << "<tr><td class='l'>" << html_escape(r.model) << "</td><td>" << r.step << "</td><td>"
         << num(r.core_hours) << "</td><td>" << num(std::round(r.rating.elo)) << "</td><td>"
         << num(std::round(r.rating.low)) << " .. " << num(std::round(r.rating.high)) << "</td><td>"
-        << r.rating.games << "</td><td class='l'>" << esc(opp) << "</td></tr>";
+        << r.rating.games << "</td><td class='l'>" << html_escape(opp) << "</td></tr>";
     }
     h << "</table>";
   }
@@ -445,7 +431,8 @@ std::string write_report(const RunDir& dir) {
                                  : "")
       << ".</p>";
   } else {
-    h << "<p>Each promoted model against the reference players of <code>" << esc(ladder_caption)
+    h << "<p>Each promoted model against the reference players of <code>"
+      << html_escape(ladder_caption)
       << "</code> nearest its strength (dashed lines: their ratings; random = 0).</p>"
       << chart("Anchored Elo against " + hours_label, hours_label, "Elo (random = 0)", {anc_h},
                ladder_lines)
@@ -458,11 +445,12 @@ std::string write_report(const RunDir& dir) {
     for (auto it = rows.rbegin(); it != rows.rend(); ++it) {
       auto& r = *it;
       if (r["event"] != "anchor" || !std::isfinite(to_d(r["anchor_elo"]))) continue;
-      h << "<tr><td>" << num(hours_of(r)) << "</td><td>" << esc(r["games"]) << "</td><td class='l'>"
-        << esc(r["best"]) << "</td><td>" << num(std::round(to_d(r["anchor_elo"]))) << "</td><td>"
+      h << "<tr><td>" << num(hours_of(r)) << "</td><td>" << html_escape(r["games"])
+        << "</td><td class='l'>" << html_escape(r["best"]) << "</td><td>"
+        << num(std::round(to_d(r["anchor_elo"]))) << "</td><td>"
         << num(std::round(to_d(r["anchor_low"]))) << " .. "
-        << num(std::round(to_d(r["anchor_high"]))) << "</td><td>" << esc(r["anchor_games"])
-        << "</td><td class='l'>" << esc(r["anchor_opponents"]) << "</td></tr>";
+        << num(std::round(to_d(r["anchor_high"]))) << "</td><td>" << html_escape(r["anchor_games"])
+        << "</td><td class='l'>" << html_escape(r["anchor_opponents"]) << "</td></tr>";
     }
     h << "</table>";
   }
@@ -473,7 +461,7 @@ std::string write_report(const RunDir& dir) {
     << "<th class='l'>result</th><th>best Elo</th></tr>";
   for (int i = log.gates_size() - 1; i >= 0; --i) {
     const GateResult& g = log.gates(i);
-    h << "<tr><td class='l'>" << esc(g.candidate()) << "</td><td>" << g.candidate_step()
+    h << "<tr><td class='l'>" << html_escape(g.candidate()) << "</td><td>" << g.candidate_step()
       << "</td><td>" << g.games() << "</td><td>" << g.wins() << "</td><td>" << g.draws()
       << "</td><td>" << g.losses() << "</td><td>" << num(g.score()) << "</td><td>"
       << num(std::round(g.elo())) << "</td><td>" << (g.vs_random() >= 0 ? num(g.vs_random()) : "")
@@ -481,7 +469,7 @@ std::string write_report(const RunDir& dir) {
       << (g.stopped_by() == "sprt" ? " (SPRT)" : "") << "</td><td>" << num(std::round(g.best_elo()))
       << "</td></tr>";
   }
-  h << "</table><h2>Config</h2><pre>" << esc(config_text) << "</pre>";
+  h << "</table><h2>Config</h2><pre>" << html_escape(config_text) << "</pre>";
   h << "<p>Files: <code>metrics.csv</code> (every row of these plots), "
        "<code>gating.textproto</code>, "
        "<code>models/</code>, <code>records/</code>.</p></body></html>\n";

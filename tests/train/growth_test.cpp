@@ -50,18 +50,6 @@ GamePtr run_with_games(const RunDir& dir, const RunConfig& cfg, int games) {
   return game;
 }
 
-std::vector<float> outputs(Model& m, const Game& game) {
-  const std::vector<std::string> pos = {".../.../... x", "x.o/.x./... o", "xxo/oox/x.. o"};
-  std::vector<float> input(pos.size() * m.input_size());
-  for (size_t i = 0; i < pos.size(); ++i) {
-    game.parse_state(pos[i])->encode(input.data() + i * m.input_size());
-  }
-  std::vector<float> logits(pos.size() * m.num_actions()), wdl(pos.size() * 3);
-  m.infer(input.data(), static_cast<int>(pos.size()), logits.data(), wdl.data());
-  logits.insert(logits.end(), wdl.begin(), wdl.end());
-  return logits;
-}
-
 TEST(Growth, TheNewNetworkTakesOverAfterItsDistillSteps) {
   ScratchDir scratch("growth-takeover");
   const RunConfig cfg = growing_config(scratch.path(), 4, 6);
@@ -197,7 +185,7 @@ TEST(Growth, ATrainerKilledMidDistillationResumesExactly) {
   EXPECT_EQ(ma->metadata().network().SerializeAsString(),
             mb->metadata().network().SerializeAsString());
   EXPECT_EQ(ma->metadata().network().blocks(), 3);
-  EXPECT_EQ(outputs(*ma, *game), outputs(*mb, *game));
+  EXPECT_EQ(tictactoe_outputs(*ma, *game), tictactoe_outputs(*mb, *game));
 }
 
 TEST(Growth, ACoreHourTriggerStartsOnceTheRunHasUsedThatMuchCpu) {

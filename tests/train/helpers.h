@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engine/game.h"
+#include "nn/model.h"
 #include "proto/record.pb.h"
 #include "proto/run_config.pb.h"
 #include "tests/support/tictactoe.h"
@@ -40,6 +41,20 @@ class ScratchDir {
  private:
   std::string path_;
 };
+
+// A model's outputs (policy logits, then win/draw/loss) on three fixed tic-tac-toe positions:
+// equal outputs mean equal networks, as far as a test needs to know.
+inline std::vector<float> tictactoe_outputs(Model& m, const Game& game) {
+  const std::vector<std::string> pos = {".../.../... x", "x.o/.x./... o", "xxo/oox/x.. o"};
+  std::vector<float> input(pos.size() * m.input_size());
+  for (size_t i = 0; i < pos.size(); ++i) {
+    game.parse_state(pos[i])->encode(input.data() + i * m.input_size());
+  }
+  std::vector<float> logits(pos.size() * m.num_actions()), wdl(pos.size() * 3);
+  m.infer(input.data(), static_cast<int>(pos.size()), logits.data(), wdl.data());
+  logits.insert(logits.end(), wdl.begin(), wdl.end());
+  return logits;
+}
 
 inline std::string source_dir() {
   const char* s = std::getenv("PINCER_SOURCE_DIR");

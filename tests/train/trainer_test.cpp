@@ -19,18 +19,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<float> outputs(Model& m, const Game& game) {
-  const std::vector<std::string> pos = {".../.../... x", "x.o/.x./... o", "xxo/oox/x.. o"};
-  std::vector<float> input(pos.size() * m.input_size());
-  for (size_t i = 0; i < pos.size(); ++i) {
-    game.parse_state(pos[i])->encode(input.data() + i * m.input_size());
-  }
-  std::vector<float> logits(pos.size() * m.num_actions()), wdl(pos.size() * 3);
-  m.infer(input.data(), static_cast<int>(pos.size()), logits.data(), wdl.data());
-  logits.insert(logits.end(), wdl.begin(), wdl.end());
-  return logits;
-}
-
 TEST(SelfPlay, WritesCompleteRecordsInChunks) {
   ScratchDir scratch("selfplay");
   RunConfig cfg = tictactoe_config(tictactoe_rules(scratch.path()));
@@ -236,10 +224,10 @@ TEST(Trainer, ResumesExactlyAfterAStop) {
   auto mb = Model::load(path_b, *game);
   EXPECT_EQ(ma->metadata().training_step(), 12);
   EXPECT_EQ(mb->metadata().training_step(), 12);
-  EXPECT_EQ(outputs(*ma, *game), outputs(*mb, *game));
+  EXPECT_EQ(tictactoe_outputs(*ma, *game), tictactoe_outputs(*mb, *game));
   // And training changed the network.
   auto m0 = Model::load(a.model(0), *game);
-  EXPECT_NE(outputs(*m0, *game), outputs(*ma, *game));
+  EXPECT_NE(tictactoe_outputs(*m0, *game), tictactoe_outputs(*ma, *game));
 }
 
 TEST(Trainer, ADamagedCheckpointIsAModelErrorNamingTheFile) {
