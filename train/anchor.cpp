@@ -89,18 +89,15 @@ AnchorRater::AnchorRater(GamePtr game, const RunConfig& config, const std::strin
     : game_(std::move(game)), cfg_(config) {
   const std::string& path = cfg_.anchor().ladder();
   if (path.empty()) return;
-  if (!cfg_.anchor().in_loop()) {
-    // Only named, for `pincer rate`: a ladder of other rules is refused when the run starts, not
-    // hours later; one not found from this working directory only costs rate its default.
-    if (!std::filesystem::exists(path)) {
-      spdlog::warn("anchor.ladder {} not found from here: `pincer rate` will need --ladder", path);
-    } else {
-      load_ladder(path, game_.get());
-    }
+  // Only named (in_loop false, for `pincer rate`): one not found from this working directory
+  // only costs rate its default; a ladder of other rules is refused now, not hours later.
+  if (!cfg_.anchor().in_loop() && !std::filesystem::exists(path)) {
+    spdlog::warn("anchor.ladder {} not found from here: `pincer rate` will need --ladder", path);
     return;
   }
-  enabled_ = true;
   ladder_ = load_ladder(path, game_.get());
+  enabled_ = cfg_.anchor().in_loop();
+  if (!enabled_) return;
   // Start from the weakest player above the anchor: a fresh network is weak.
   estimate_ = 1e9;
   for (const LadderPlayer& p : ladder_.players()) {

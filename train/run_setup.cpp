@@ -74,9 +74,7 @@ GamePtr prepare_run_dir(const RunDir& dir, const RunConfig& config, const std::a
       if (!wanted.has_policy_head()) wanted.set_policy_head(meta.network().policy_head());
       if (!wanted.has_points_head()) wanted.set_points_head(meta.network().points_head());
       if (!wanted.has_ownership_head()) wanted.set_ownership_head(meta.network().ownership_head());
-      if (!wanted.has_policy_head() || wanted.policy_head().empty()) {
-        wanted.set_policy_head("dense");
-      }
+      if (wanted.policy_head().empty()) wanted.set_policy_head("dense");
       return have.SerializeAsString() == wanted.SerializeAsString();
     };
     bool known = fits(config.network());
