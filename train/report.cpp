@@ -278,9 +278,11 @@ std::string write_report(const RunDir& dir) {
   std::vector<std::pair<double, std::string>> ladder_lines;
   std::string ladder_caption;
   bool no_gate = false;  // gating.promotion "always": every candidate promoted unplayed
+  bool anchors_in_loop = true;
   try {
     const RunConfig cfg = load_run_config(dir.config());
     no_gate = cfg.gating().promotion() == "always";
+    anchors_in_loop = cfg.anchor().in_loop();
     if (!cfg.anchor().ladder().empty()) {
       const Ladder ladder = load_ladder(cfg.anchor().ladder());
       ladder_caption = cfg.anchor().ladder();
@@ -425,11 +427,16 @@ std::string write_report(const RunDir& dir) {
   }
   h << "<h2>Anchored strength</h2>";
   if (anc_h.points.empty()) {
-    h << "<p>No anchored ratings yet"
-      << (ladder_caption.empty() ? " (set anchor.ladder in the "
-                                   "config)"
-                                 : "")
-      << ".</p>";
+    if (ladder_caption.empty()) {
+      h << "<p>No anchored ratings yet (set anchor.ladder in the config).</p>";
+    } else if (!anchors_in_loop) {
+      h << "<p>The loop plays no anchor games (<code>anchor.in_loop: false</code>): <code>"
+        << html_escape(ladder_caption)
+        << "</code> is the ladder <code>pincer rate --dir</code> rates the saved checkpoints "
+           "against (strength against core-hours, above).</p>";
+    } else {
+      h << "<p>No anchored ratings yet.</p>";
+    }
   } else {
     h << "<p>Each promoted model against the reference players of <code>"
       << html_escape(ladder_caption)

@@ -365,6 +365,7 @@ Trainer::Trainer(GamePtr game, const RunConfig& config, const RunDir& dir, DataP
     // 0 for a fresh or warm-started network; a run started from a trained model
     // (RunConfig.start_model) continues its step count, so schedules and model names go on.
     m.state.set_step(m.model->metadata().training_step());
+    m.state.set_start_step(m.state.step());
     spdlog::info("trainer starts from {}", m.model->metadata().model_id());
   }
   m.model->impl().net->train();
@@ -423,7 +424,10 @@ int64_t Trainer::steps_allowed() const {
   // the search a new position costs, so the trainer's steps per simulation of self-play stay
   // what they are without reanalysis (an A/B at equal core-hours then splits the CPU alike).
   const int64_t positions = m.state.positions_seen() + m.state.reanalysed_positions();
-  int64_t target = static_cast<int64_t>(positions * double(t.samples_per_position()) /
+  // Counted from the run's first step: a run started from a trained model (start_step > 0)
+  // trains as soon as its window is ready, not once it has caught up with the model's steps.
+  int64_t target = m.state.start_step() +
+                   static_cast<int64_t>(positions * double(t.samples_per_position()) /
                                         (t.batch_size() * m.shards()));
   if (t.total_steps() > 0) target = std::min<int64_t>(target, t.total_steps());
   return std::max<int64_t>(0, target - m.state.step());

@@ -374,6 +374,15 @@ TEST(Anchor, RateRunPicksCheckpointsByCoreHoursAndResumes) {
   html = report_text();
   EXPECT_NE(html.find("No gate"), std::string::npos);
   EXPECT_EQ(html.find("Gating: candidate score against the best"), std::string::npos);
+  // A ladder named for `pincer rate` only: the report says the loop plays no anchors, rather
+  // than asking for a ladder.
+  EXPECT_NE(html.find("set anchor.ladder in the config"), std::string::npos);
+  ungated.mutable_anchor()->set_ladder(source_dir() + "/configs/ladders/seize-reference.textproto");
+  ungated.mutable_anchor()->set_in_loop(false);
+  save_run_config(dir, ungated);
+  html = report_text();
+  EXPECT_NE(html.find("The loop plays no anchor games"), std::string::npos);
+  EXPECT_EQ(html.find("set anchor.ladder in the config"), std::string::npos);
   // A damaged ratings file is named, not used.
   {
     std::ofstream out(ratings_path(dir));

@@ -324,5 +324,46 @@ TEST(Trainer, ANewRunCountsAWarmStartMadeByAnEarlierProcess) {
   EXPECT_LT(fresh.core_hours(), 0.5);
 }
 
+// A run started from a trained model (RunConfig.start_model: the model's step carried on) trains
+// as soon as its window is ready: its steps per self-play position count from its first step, not
+// from 0 (which held a step-18,810 model back until 1.2 million new positions had been played).
+TEST(Trainer, ARunStartedFromATrainedModelTrainsOnceItsWindowIsReady) {
+  ScratchDir scratch("trainer-start-step");
+  RunConfig cfg = tictactoe_config(tictactoe_rules(scratch.path()));
+  cfg.mutable_trainer()->set_min_positions(20);
+  cfg.mutable_trainer()->set_batch_size(16);
+  cfg.mutable_trainer()->set_samples_per_position(2);
+  cfg.mutable_trainer()->set_total_steps(0);
+  const RunDir dir(scratch / "run");
+  const GamePtr game = prepare_run_dir(dir, cfg);
+  auto trained = Model::load(dir.model(0), *game, "cpu");
+  trained->metadata().set_training_step(5000);
+  trained->save(dir.model(0));
+  {
+    SelfPlay sp(game, cfg, dir, "t");
+    std::atomic<bool> stop{false};
+    sp.run(stop, 10);
+  }
+  {
+    Trainer t(game, cfg, dir);
+    EXPECT_EQ(t.step(), 5000);
+    EXPECT_EQ(t.ingest_new_records(), 10);
+    ASSERT_TRUE(t.ready());
+    const int64_t allowed = t.positions_seen() * 2 / 16;
+    ASSERT_GT(allowed, 0);
+    EXPECT_EQ(t.steps_allowed(), allowed);
+    t.train_step();
+    EXPECT_EQ(t.steps_allowed(), allowed - 1);
+    t.save_checkpoint();
+  }
+  // Resumed from its checkpoint, it still counts from step 5000.
+  Trainer resumed(game, cfg, dir);
+  EXPECT_EQ(resumed.step(), 5001);
+  EXPECT_EQ(resumed.steps_allowed(), resumed.positions_seen() * 2 / 16 - 1);
+  // total_steps stays a step of the whole run's count.
+  cfg.mutable_trainer()->set_total_steps(5004);
+  EXPECT_EQ(Trainer(game, cfg, dir).steps_allowed(), 3);
+}
+
 }  // namespace
 }  // namespace pincer::testing
