@@ -10,8 +10,6 @@ namespace {
 
 constexpr int kTextMinGames = 10;
 
-double round4(double x) { return std::round(x * 1e4) / 1e4; }
-
 std::string percent(double x) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f%%", 100 * x);

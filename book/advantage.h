@@ -3,6 +3,7 @@
 // moves by the search and by the games. The side's name comes from the game (Game::side_name).
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -13,6 +14,9 @@
 #include "serve/query.h"
 
 namespace pincer::book {
+
+// Rounded to 4 decimals: the values and scores of the book's JSON and pages.
+inline double round4(double x) { return std::round(x * 1e4) / 1e4; }
 
 // Games from the first mover's view: wins, draws, losses of the finished games, their score with
 // its 95% interval (play/elo.h estimate_score: normal over the per-game variance, Wilson where

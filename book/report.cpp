@@ -27,8 +27,6 @@ std::string key(uint64_t hash) {
   return buf;
 }
 
-double round4(double x) { return std::round(x * 1e4) / 1e4; }
-
 // Games, wins of the mover with its 95% interval, draws, losses of the mover.
 Json stats_json(const GameStats& s, int mover) {
   const uint64_t wins = mover == 0 ? s.wins0() : s.wins1();

@@ -38,7 +38,7 @@ void run(AnalyzeArgs& args) {
   engine.wait_idle();
 }
 
-RegisterCommand reg{
+RegisterCommand register_analyze{
     "analyze",
     "JSON-lines analysis engine: queries on stdin, one response per analysed turn on stdout",
     [](CLI::App& app) {

@@ -297,7 +297,7 @@ struct RegisterBookPlayers {
   }
 } register_book_players;
 
-RegisterCommand reg{
+RegisterCommand register_book{
     "book", "Opening books: build by search, add game statistics, show, export", [](CLI::App& app) {
       app.require_subcommand(1);
       auto a = std::make_shared<BookArgs>();

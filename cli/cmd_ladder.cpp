@@ -24,7 +24,7 @@
 namespace pincer::cli {
 namespace {
 
-struct Options {
+struct LadderArgs {
   std::string rules = "seize-reference";
   std::vector<std::string> players;
   int games = 20;
@@ -39,7 +39,7 @@ struct Options {
   std::vector<std::string> against;  // with --extend: these of its players (default: all)
 };
 
-std::string command_line(const Options& o) {
+std::string command_line(const LadderArgs& o) {
   std::string c = "pincer ladder --rules " + o.rules + " --players ";
   for (size_t i = 0; i < o.players.size(); ++i) c += (i ? "," : "") + o.players[i];
   if (!o.extend.empty()) {
@@ -72,7 +72,7 @@ std::vector<std::string> expand_specs(const std::vector<std::string>& items) {
 // --extend: each new player plays --games against each chosen ladder player and gets a
 // maximum-likelihood rating with the ladder's ratings fixed (their own intervals folded into
 // its interval); new players do not play each other.
-void extend(const Options& o) {
+void extend(const LadderArgs& o) {
   const GamePtr game = load_game(o.rules);
   Ladder ladder = load_ladder(o.extend, game.get());
   const std::vector<std::string> specs = expand_specs(o.players);
@@ -162,7 +162,7 @@ void extend(const Options& o) {
   std::printf("ladder written to %s\n", o.save.c_str());
 }
 
-void run(const Options& o) {
+void run(const LadderArgs& o) {
   if (!o.extend.empty()) return extend(o);
   if (!o.against.empty()) throw std::invalid_argument("--against needs --extend");
   const GamePtr game = load_game(o.rules);
@@ -276,10 +276,10 @@ void run(const Options& o) {
   }
 }
 
-RegisterCommand reg{
+RegisterCommand register_ladder{
     "ladder", "Round robin between players; Elo ratings with intervals, table and HTML page",
     [](CLI::App& app) {
-      auto o = std::make_shared<Options>();
+      auto o = std::make_shared<LadderArgs>();
       app.add_option("--rules", o->rules, "Ruleset name or file")->capture_default_str();
       app.add_option("--players", o->players, "Player specs, comma separated (at least two)")
           ->required();

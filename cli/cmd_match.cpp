@@ -17,7 +17,7 @@
 namespace pincer::cli {
 namespace {
 
-struct Options {
+struct MatchArgs {
   std::string rules = "seize-reference";
   std::string a, b;
   int games = 100;
@@ -33,7 +33,7 @@ struct Options {
   std::string clock = "none";
 };
 
-void run(const Options& o) {
+void run(const MatchArgs& o) {
   const GamePtr game = load_game(o.rules);
   MatchOptions mo;
   mo.games = o.games;
@@ -134,11 +134,11 @@ void run(const Options& o) {
   }
 }
 
-RegisterCommand reg{
+RegisterCommand register_match{
     "match",
     "Play two players against each other (colours swapped in pairs) and report score and Elo",
     [](CLI::App& app) {
-      auto o = std::make_shared<Options>();
+      auto o = std::make_shared<MatchArgs>();
       app.add_option("--rules", o->rules, "Ruleset name or file")->capture_default_str();
       app.add_option("--a", o->a, "Player A spec (e.g. alphabeta:time=0.1)")->required();
       app.add_option("--b", o->b, "Player B spec (e.g. random)")->required();

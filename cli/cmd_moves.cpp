@@ -15,7 +15,7 @@ void run(const std::string& rules) {
   while (std::getline(std::cin, line)) std::cout << answer_moves_line(*game, line) << std::endl;
 }
 
-RegisterCommand reg{
+RegisterCommand register_moves{
     "moves",
     "JSON line protocol: read 'startpos moves ...' or 'position <TEXT> moves ...' "
     "lines, answer each with legal moves, side to move, captures, points, result",

@@ -9,7 +9,7 @@
 namespace pincer::cli {
 namespace {
 
-struct Options {
+struct PerftArgs {
   std::string rules = "seize-reference";
   int depth = 4;
   std::string position;
@@ -17,7 +17,7 @@ struct Options {
   bool divide = false;
 };
 
-void run(const Options& o) {
+void run(const PerftArgs& o) {
   const GamePtr game = load_game(o.rules);
   const Line line = play_line(*game, o.position, o.moves);
   const State& root = *line.state;
@@ -46,10 +46,10 @@ void run(const Options& o) {
   }
 }
 
-RegisterCommand reg{
+RegisterCommand register_perft{
     "perft", "Count the leaves of the game tree to a depth (move generator check and speed)",
     [](CLI::App& app) {
-      auto o = std::make_shared<Options>();
+      auto o = std::make_shared<PerftArgs>();
       app.add_option("--rules", o->rules, "Ruleset name or file")->capture_default_str();
       app.add_option("--depth", o->depth, "Plies")->capture_default_str()->check(CLI::Range(1, 30));
       app.add_option("--position", o->position, "Position text (default: the start)");

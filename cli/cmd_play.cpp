@@ -10,7 +10,7 @@
 namespace pincer::cli {
 namespace {
 
-struct Options {
+struct PlayArgs {
   std::string rules = "seize-reference";
   std::string a = "alphabeta:time=0.5", b = "mcts:sims=400";
   uint64_t seed = 1;
@@ -20,7 +20,7 @@ struct Options {
   bool quiet = false;
 };
 
-void run(const Options& o) {
+void run(const PlayArgs& o) {
   const GamePtr game = load_game(o.rules);
   // A random-start game without --position starts from the setup the seed draws.
   const std::string start =
@@ -64,9 +64,9 @@ void run(const Options& o) {
   }
 }
 
-RegisterCommand reg{
+RegisterCommand register_play{
     "play", "Play one game between two players and print it move by move", [](CLI::App& app) {
-      auto o = std::make_shared<Options>();
+      auto o = std::make_shared<PlayArgs>();
       app.add_option("--rules", o->rules, "Ruleset name or file")->capture_default_str();
       app.add_option("--a", o->a, "Spec of the player who is player 0 (bottom)")
           ->capture_default_str();

@@ -84,7 +84,7 @@ void run(ReviewArgs& args) {
   if (!args.sgn_out.empty()) atomic_write_file(args.sgn_out, annotated);
 }
 
-RegisterCommand reg{
+RegisterCommand register_review{
     "review",
     "Review recorded games: inaccuracies, mistakes and blunders by the drop in expected score",
     [](CLI::App& app) {

@@ -9,13 +9,13 @@
 namespace pincer::cli {
 namespace {
 
-struct Options {
+struct RulesArgs {
   std::string rules = "seize-reference";
   bool markdown = false;
   bool list = false;
 };
 
-void run(const Options& o) {
+void run(const RulesArgs& o) {
   if (o.list) {
     for (const std::string& name : shipped_ruleset_names()) {
       const GamePtr game = load_game(name);
@@ -49,9 +49,9 @@ void run(const Options& o) {
   for (const std::string& p : problems) std::printf("warning: %s\n", p.c_str());
 }
 
-RegisterCommand reg{
+RegisterCommand register_rules{
     "rules", "Print a ruleset: its fields, fingerprint and guessed fields", [](CLI::App& app) {
-      auto o = std::make_shared<Options>();
+      auto o = std::make_shared<RulesArgs>();
       app.add_option("--rules", o->rules, "Ruleset name or file")->capture_default_str();
       app.add_flag("--markdown", o->markdown, "Print the generated rules page (docs/rules/)");
       app.add_flag("--list", o->list, "List the shipped rulesets with their fingerprints");

@@ -62,7 +62,7 @@ void run(ServeArgs& args) {
   waiter.join();
 }
 
-RegisterCommand reg{
+RegisterCommand register_serve{
     "serve", "Web server: play and analyse in the browser, JSON API under /api/",
     [](CLI::App& app) {
       auto args = std::make_shared<ServeArgs>();

@@ -48,19 +48,20 @@ int check_file(const std::string& path) {
   return bad;
 }
 
-RegisterCommand reg{"sgn", "Game records (SGN)", [](CLI::App& app) {
-                      app.require_subcommand(1);
-                      auto files = std::make_shared<std::vector<std::string>>();
-                      CLI::App* check = app.add_subcommand(
-                          "check", "Validate records: ruleset, fingerprint, every move, result");
-                      check->add_option("files", *files, "SGN files")->required();
-                      check->callback([files] {
-                        int bad = 0;
-                        for (const std::string& f : *files) bad += check_file(f);
-                        std::fflush(stdout);
-                        if (bad) throw ExitStatus{1};
-                      });
-                    }};
+RegisterCommand register_sgn{
+    "sgn", "Game records (SGN)", [](CLI::App& app) {
+      app.require_subcommand(1);
+      auto files = std::make_shared<std::vector<std::string>>();
+      CLI::App* check =
+          app.add_subcommand("check", "Validate records: ruleset, fingerprint, every move, result");
+      check->add_option("files", *files, "SGN files")->required();
+      check->callback([files] {
+        int bad = 0;
+        for (const std::string& f : *files) bad += check_file(f);
+        std::fflush(stdout);
+        if (bad) throw ExitStatus{1};
+      });
+    }};
 
 }  // namespace
 }  // namespace pincer::cli

@@ -8,14 +8,14 @@
 namespace pincer::cli {
 namespace {
 
-struct Options {
+struct ShowArgs {
   std::string rules = "seize-reference";
   std::string position;
   std::vector<std::string> moves;
   int64_t seed = -1;
 };
 
-void run(const Options& o) {
+void run(const ShowArgs& o) {
   const GamePtr game = load_game(o.rules);
   // --seed: the start a random-start game draws from that seed (as self-play and matches do).
   const std::string setup = o.seed >= 0 && o.position.empty()
@@ -35,9 +35,9 @@ void run(const Options& o) {
   }
 }
 
-RegisterCommand reg{
+RegisterCommand register_show{
     "show", "Print the board of a position", [](CLI::App& app) {
-      auto o = std::make_shared<Options>();
+      auto o = std::make_shared<ShowArgs>();
       app.add_option("--rules", o->rules, "Ruleset name or file")->capture_default_str();
       app.add_option("--position", o->position, "Position text (default: the start)");
       app.add_option("--moves", o->moves, "Moves to play first, in any accepted form");

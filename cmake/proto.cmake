@@ -24,4 +24,6 @@ function(pincer_proto_library target)
   target_link_libraries(${target} PUBLIC protobuf::libprotobuf)
   # Generated code is not ours to warn about.
   target_compile_options(${target} PRIVATE -w)
+  # protoc's files each define the same file-local tables: never one unity source.
+  set_target_properties(${target} PROPERTIES UNITY_BUILD OFF)
 endfunction()

@@ -7,15 +7,10 @@
 #include <cmath>
 #include <cstring>
 
+#include "engine/clock.h"
 #include "engine/thread_name.h"
 
 namespace pincer {
-
-namespace {
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-}  // namespace
 
 struct InferenceService::Call {
   int n = 0;
@@ -39,7 +34,7 @@ InferenceService::InferenceService(std::shared_ptr<Model> model, InferenceOption
   options_.max_wait_us = std::max(0, options_.max_wait_us);
   options_.threads = std::max(1, options_.threads);
   expected_callers_ = options_.expected_callers;
-  stats_start_ = now_s();
+  stats_start_ = steady_seconds();
   thread_ = std::thread([this] {
     set_thread_name("inference");
     run();
@@ -73,14 +68,14 @@ void InferenceService::set_expected_callers(int n) {
 InferenceStats InferenceService::stats() const {
   std::lock_guard<std::mutex> lock(stats_mutex_);
   InferenceStats s = stats_;
-  s.wall_s = now_s() - stats_start_;
+  s.wall_s = steady_seconds() - stats_start_;
   return s;
 }
 
 void InferenceService::reset_stats() {
   std::lock_guard<std::mutex> lock(stats_mutex_);
   stats_ = InferenceStats{};
-  stats_start_ = now_s();
+  stats_start_ = steady_seconds();
 }
 
 void InferenceService::evaluate(const std::vector<EvalRequest>& requests,
@@ -103,7 +98,7 @@ void InferenceService::evaluate(const std::vector<EvalRequest>& requests,
   call.out = &out;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    call.queued_at = now_s();
+    call.queued_at = steady_seconds();
     last_seen_[call.caller] = call.queued_at;
     queue_.push_back(&call);
   }
@@ -129,10 +124,10 @@ void InferenceService::run() {
         int pending = 0;
         for (const Call* c : queue_) pending += c->n - c->next;
         const int declared = expected_callers_.load();
-        const int expected = declared > 0 ? declared : recent_callers(now_s());
+        const int expected = declared > 0 ? declared : recent_callers(steady_seconds());
         if (pending >= options_.max_batch) break;
         if (expected > 0 && static_cast<int>(queue_.size()) >= expected) break;
-        const double left = deadline - now_s();
+        const double left = deadline - steady_seconds();
         if (left <= 0) break;
         wake_.wait_for(lock, std::chrono::duration<double>(left));
       }
@@ -166,7 +161,7 @@ void InferenceService::process(std::vector<Call*>& calls) {
   Model& model = *model_;
   const int size = model.input_size();
   const int actions = model.num_actions();
-  const double t0 = now_s();
+  const double t0 = steady_seconds();
   // Assemble the batch: (call, first request, count) slices.
   struct Slice {
     Call* call;
@@ -232,12 +227,12 @@ void InferenceService::process(std::vector<Call*>& calls) {
     std::lock_guard<std::mutex> lock(stats_mutex_);
     stats_.batches += 1;
     stats_.evals += total;
-    stats_.network_s += now_s() - t0;
+    stats_.network_s += steady_seconds() - t0;
   }
   {
     // An answered caller counts as seen now: it is about to call again if it still searches.
     std::lock_guard<std::mutex> lock(mutex_);
-    const double now = now_s();
+    const double now = steady_seconds();
     for (const Slice& s : slices) last_seen_[s.call->caller] = now;
   }
   for (const Slice& s : slices) {

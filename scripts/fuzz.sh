@@ -6,6 +6,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-12}
 cd "$root"
 CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPINCER_FUZZ=ON \
+  -DCMAKE_UNITY_BUILD=ON \
   -DPINCER_TESTS=OFF -DPINCER_WITH_TORCH=OFF > build-fuzz.log 2>&1 || { cat build-fuzz.log; exit 1; }
 # The parsers of positions, moves and SGN, and every file a process reads that needs no torch:
 # record chunks, run configs, gate logs, the `pincer moves` line protocol, and the checked header

@@ -43,6 +43,9 @@ stage_table() {
 trap stage_table EXIT
 
 stage install-deps scripts/install-deps.sh
+# A build/ made from nothing (CI's clean clone) is a unity build: about 40% less compile time;
+# an existing one keeps its setting (a developer's incremental builds).
+[ -f build/CMakeCache.txt ] || export PINCER_UNITY=ON
 stage build scripts/build.sh
 # Two at a time, except the learning tests, which train networks and get both cores to themselves.
 stage ctest ctest --test-dir build --output-on-failure -j2 --timeout 1200 -E '^Learning\.'

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "engine/atomic_file.h"
+#include "engine/text.h"
 #include "engine/text_format.h"
 #include "proto/model.pb.h"
 #include "proto/record.pb.h"
@@ -24,14 +25,6 @@ namespace {
 // How far back the dir store's cursor looks: a chunk is named when its writer starts the file
 // and appears when it is renamed, and writers' clocks differ.
 constexpr int64_t kCursorLagMs = 60'000;
-
-bool ends_with(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
-std::string meta_path(const std::string& pt_path) {
-  return fs::path(pt_path).replace_extension(".meta.textproto").string();
-}
 
 std::string read_file_or_throw(const std::string& path, const std::string& what) {
   try {
@@ -94,7 +87,7 @@ void DirStore::make_folder(const std::string& folder) {
 }
 
 std::string DirStore::run_fingerprint() {
-  const std::string meta = meta_path(dir_.best());
+  const std::string meta = model_meta_path(dir_.best());
   if (!fs::exists(meta)) return "";
   return model_metadata_fingerprint(read_file_or_throw(meta, "best model"), meta);
 }
@@ -169,7 +162,7 @@ void DirStore::publish_model(const std::string& name, const ModelBlob& blob) {
   const std::string path = (fs::path(dir_.models()) / name).string();
   make_folder(dir_.models());
   atomic_write_file(path, blob.weights);
-  atomic_write_file(meta_path(path), blob.metadata);
+  atomic_write_file(model_meta_path(path), blob.metadata);
 }
 
 std::vector<std::string> DirStore::list_models() {
@@ -178,7 +171,7 @@ std::vector<std::string> DirStore::list_models() {
   for (const auto& e : fs::directory_iterator(dir_.models(), ec)) {
     const std::string name = e.path().filename().string();
     if (name == "best.pt" || !ends_with(name, ".pt")) continue;
-    if (fs::exists(meta_path(e.path().string()))) names.push_back(name);
+    if (fs::exists(model_meta_path(e.path().string()))) names.push_back(name);
   }
   std::sort(names.begin(), names.end());
   return names;
@@ -186,7 +179,7 @@ std::vector<std::string> DirStore::list_models() {
 
 ModelBlob DirStore::read_model_files(const std::string& pt_path, const std::string& what) {
   ModelBlob blob;
-  blob.metadata = read_file_or_throw(meta_path(pt_path), what);
+  blob.metadata = read_file_or_throw(model_meta_path(pt_path), what);
   check_fingerprint(model_metadata_fingerprint(blob.metadata, what), what);
   blob.weights = read_file_or_throw(pt_path, what);
   return blob;
@@ -200,10 +193,11 @@ ModelBlob DirStore::fetch_model(const std::string& name) {
 void DirStore::promote_best(const std::string& name) {
   check_store_name(name, "model");
   const std::string path = (fs::path(dir_.models()) / name).string();
-  check_fingerprint(model_metadata_fingerprint(read_file_or_throw(meta_path(path), name), name),
-                    "model " + name);
+  check_fingerprint(
+      model_metadata_fingerprint(read_file_or_throw(model_meta_path(path), name), name),
+      "model " + name);
   atomic_copy_file(path, dir_.best());
-  atomic_copy_file(meta_path(path), meta_path(dir_.best()));
+  atomic_copy_file(model_meta_path(path), model_meta_path(dir_.best()));
 }
 
 std::optional<BestModel> DirStore::best() {
@@ -214,7 +208,7 @@ std::optional<BestModel> DirStore::best() {
   TextFormatError error;
   TextFormatOptions options;
   options.allow_unknown_fields = true;
-  const std::string text = read_file_or_throw(meta_path(dir_.best()), "best model");
+  const std::string text = read_file_or_throw(model_meta_path(dir_.best()), "best model");
   if (!parse_text_format(text, meta, error, options)) {
     throw StoreError(dir_.best() + ": damaged model metadata (" + error.describe() + ")");
   }

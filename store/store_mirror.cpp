@@ -9,6 +9,7 @@
 #include <functional>
 
 #include "engine/atomic_file.h"
+#include "engine/text.h"
 #include "engine/text_format.h"
 #include "proto/model.pb.h"
 #include "store/store_dir.h"
@@ -20,23 +21,15 @@ namespace {
 
 constexpr size_t kPullBatch = 256;
 
-bool ends_with(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
-std::string meta_path(const std::string& pt) {
-  return fs::path(pt).replace_extension(".meta.textproto").string();
-}
-
 // The metadata first, the weights last: a reader that sees the new .pt sees its metadata.
 void write_model_files(const std::string& pt, const ModelBlob& blob) {
-  atomic_write_file(meta_path(pt), blob.metadata);
+  atomic_write_file(model_meta_path(pt), blob.metadata);
   atomic_write_file(pt, blob.weights);
 }
 
 ModelBlob read_model_files(const std::string& pt) {
   ModelBlob blob;
-  blob.metadata = read_whole_file(meta_path(pt));
+  blob.metadata = read_whole_file(model_meta_path(pt));
   blob.weights = read_whole_file(pt);
   return blob;
 }
@@ -166,7 +159,8 @@ int StoreMirror::push_models() {
   std::vector<std::string> names;
   for (const auto& e : fs::directory_iterator(local_.models(), ec)) {
     const std::string name = e.path().filename().string();
-    if (model_step(name) >= 0 && !have.count(name) && fs::exists(meta_path(e.path().string()))) {
+    if (model_step(name) >= 0 && !have.count(name) &&
+        fs::exists(model_meta_path(e.path().string()))) {
       names.push_back(name);
     }
   }
@@ -212,12 +206,12 @@ void StoreMirror::promote(const std::string& name) {
 }
 
 void StoreMirror::push_best() {
-  if (!fs::exists(meta_path(local_.best()))) return;
+  if (!fs::exists(model_meta_path(local_.best()))) return;
   ModelMetadata meta;
   TextFormatError error;
   TextFormatOptions options;
   options.allow_unknown_fields = true;
-  if (!parse_text_format(read_whole_file(meta_path(local_.best())), meta, error, options)) {
+  if (!parse_text_format(read_whole_file(model_meta_path(local_.best())), meta, error, options)) {
     throw StoreError(local_.best() + ": damaged model metadata (" + error.describe() + ")");
   }
   const auto b = store_.best();

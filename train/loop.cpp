@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "engine/clock.h"
 #include "nn/model.h"
 #include "train/anchor.h"
 #include "train/gate.h"
@@ -23,10 +24,6 @@ namespace fs = std::filesystem;
 namespace pincer {
 namespace {
 
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
 // Losses averaged over the steps since the last checkpoint, and training throughput.
 struct TrainProgress {
   double loss_p = 0, loss_v = 0, lr = 0;
@@ -40,7 +37,7 @@ struct TrainProgress {
   int grown_n = 0;
   double last_grown_p = 0, last_grown_v = 0;
   double samples_per_s = 0;
-  double window_start = now_s();
+  double window_start = steady_seconds();
   int64_t window_steps = 0;
   int64_t unsaved_steps = 0;
 
@@ -79,7 +76,7 @@ struct TrainProgress {
   }
   // Samples/s over windows of 2 s while training; 0 after 5 s without a step.
   void update_rate(int batch_size, bool trained) {
-    const double t = now_s();
+    const double t = steady_seconds();
     if (trained && t - window_start >= 2.0) {
       samples_per_s = window_steps * batch_size / (t - window_start);
       average();
@@ -221,7 +218,7 @@ class TrainingLoop {
   bool stopping() const {
     if (opt_.stop && opt_.stop->load()) return true;
     const double minutes = opt_.max_minutes >= 0 ? opt_.max_minutes : cfg_.max_minutes();
-    if (minutes > 0 && now_s() - t_start_ >= minutes * 60) return true;
+    if (minutes > 0 && steady_seconds() - t_start_ >= minutes * 60) return true;
     return selfplay_thread_ && selfplay_thread_->failed();
   }
 
@@ -285,7 +282,7 @@ class TrainingLoop {
   // model's file, which the loop would otherwise repeat ten times a second while it waits for
   // self-play's games).
   void gate_due() {
-    const double now = now_s();
+    const double now = steady_seconds();
     if (!checkpoint_since_look_ && now - last_gate_look_ < kGateLookSeconds) return;
     checkpoint_since_look_ = false;
     last_gate_look_ = now;
@@ -303,7 +300,7 @@ class TrainingLoop {
     if (g.promoted()) rate_best();
     last_gate_ = gate_summary(g);
     write_report(dir_);
-    last_report_ = now_s();
+    last_report_ = steady_seconds();
   }
 
   // Anchored strength (train/anchor.h): the best model against the ladder's fixed players, at the
@@ -317,13 +314,13 @@ class TrainingLoop {
 
   // A self-play metrics row and the report every minute; the status line when due.
   void log_and_report() {
-    if (now_s() - last_log_ >= 60) {
-      last_log_ = now_s();
+    if (steady_seconds() - last_log_ >= 60) {
+      last_log_ = steady_seconds();
       metrics_.selfplay();
     }
-    if (now_s() - last_report_ >= 60) {
+    if (steady_seconds() - last_report_ >= 60) {
       write_report(dir_);
-      last_report_ = now_s();
+      last_report_ = steady_seconds();
     }
     if (!status_.due(false)) return;
     const SelfPlayStats s = selfplay_.stats();
@@ -353,7 +350,7 @@ class TrainingLoop {
     out.positions = trainer_.positions_seen();
     out.gates = gates_;
     out.promotions = promotions_;
-    out.seconds = now_s() - t_start_;
+    out.seconds = steady_seconds() - t_start_;
     out.best_model = Model::read_metadata(dir_.best()).model_id();
     spdlog::info(
         "stopped after {:.0f} s ({:.2f} core-hours in all): step {}, {} games in the records ({} "
@@ -371,7 +368,7 @@ class TrainingLoop {
     return out;
   }
 
-  const double t_start_ = now_s();
+  const double t_start_ = steady_seconds();
   const RunConfig& cfg_;
   const RunDir& dir_;
   const LoopOptions& opt_;
@@ -386,7 +383,7 @@ class TrainingLoop {
   TrainProgress progress_;
   std::string last_gate_;
   int gates_ = 0, promotions_ = 0;
-  double last_report_ = now_s(), last_log_ = now_s();
+  double last_report_ = steady_seconds(), last_log_ = steady_seconds();
   static constexpr double kGateLookSeconds = 5;
   bool checkpoint_since_look_ = true;  // the first look finds what a run before this one left
   double last_gate_look_ = 0;

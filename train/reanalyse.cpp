@@ -5,16 +5,11 @@
 #include <chrono>
 #include <filesystem>
 
+#include "engine/clock.h"
 #include "nn/model.h"
 #include "store/records.h"
 
 namespace pincer {
-
-namespace {
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-}  // namespace
 
 bool reanalysable(const std::string& chunk, const GameRecord& record) {
   return !record.has_reanalysis() && !record.has_expert_player() && record.moves_size() > 0 &&
@@ -140,7 +135,7 @@ void ReanalysePool::refresh_locked() {
 
 std::optional<ReanalysePool::Pick> ReanalysePool::pick(Rng& rng, const std::string& model_id) {
   std::lock_guard<std::mutex> lock(mu_);
-  const double now = now_s();
+  const double now = steady_seconds();
   if (now - last_refresh_ >= refresh_seconds_) {
     refresh_locked();
     last_refresh_ = now;

@@ -7,6 +7,7 @@
 #include <functional>
 #include <thread>
 
+#include "engine/clock.h"
 #include "engine/random.h"
 #include "engine/thread_name.h"
 #include "mcts/cache.h"
@@ -21,12 +22,6 @@
 namespace fs = std::filesystem;
 
 namespace pincer {
-
-namespace {
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-}  // namespace
 
 struct SelfPlay::Impl {
   GamePtr game;
@@ -286,7 +281,7 @@ struct SelfPlay::Impl {
     for (Slot& s : slots) start(s);
     mcts::BatchStepper stepper(*service);
     std::vector<mcts::Search*> active;
-    double next_reload = now_s() + 2.0;
+    double next_reload = steady_seconds() + 2.0;
     while (!stopped()) {
       active.clear();
       for (Slot& s : slots) {
@@ -321,8 +316,8 @@ struct SelfPlay::Impl {
         }
         play(s, r.action);
       }
-      if (thread == 0 && now_s() >= next_reload) {
-        next_reload = now_s() + 2.0;
+      if (thread == 0 && steady_seconds() >= next_reload) {
+        next_reload = steady_seconds() + 2.0;
         try {
           reload();
         } catch (const std::exception& e) {
@@ -404,7 +399,7 @@ void SelfPlay::run(const std::atomic<bool>& stop, int64_t max_games, bool write_
   m.service->reset_stats();
   {
     std::lock_guard<std::mutex> lock(m.mu);
-    m.run_started = now_s();
+    m.run_started = steady_seconds();
     m.running = true;
   }
   std::vector<std::thread> pool;
@@ -433,7 +428,7 @@ void SelfPlay::run(const std::atomic<bool>& stop, int64_t max_games, bool write_
   {
     std::lock_guard<std::mutex> lock(m.mu);
     rest.swap(m.pending);
-    m.totals.seconds += now_s() - m.run_started;
+    m.totals.seconds += steady_seconds() - m.run_started;
     m.running = false;
   }
   if (m.write) m.flush(rest);
@@ -443,7 +438,7 @@ void SelfPlay::run(const std::atomic<bool>& stop, int64_t max_games, bool write_
 SelfPlayStats SelfPlay::stats() const {
   std::lock_guard<std::mutex> lock(impl_->mu);
   SelfPlayStats s = impl_->totals;
-  if (impl_->running) s.seconds += now_s() - impl_->run_started;
+  if (impl_->running) s.seconds += steady_seconds() - impl_->run_started;
   s.inference = impl_->service->stats();
   return s;
 }

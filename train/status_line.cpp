@@ -6,12 +6,10 @@
 #include <chrono>
 #include <cstdio>
 
+#include "engine/clock.h"
+
 namespace pincer {
 namespace {
-
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 std::string fmt_num(double v) {
   char buf[32];
@@ -52,11 +50,11 @@ std::string status_text(double core_hours, int64_t step, int64_t games, int64_t 
 StatusLine::StatusLine(bool enabled) : enabled_(enabled), tty_(::isatty(2)) {}
 
 bool StatusLine::due(bool force) const {
-  return enabled_ && (force || now_s() - last_ >= (tty_ ? 0.5 : 30.0));
+  return enabled_ && (force || steady_seconds() - last_ >= (tty_ ? 0.5 : 30.0));
 }
 
 void StatusLine::show(const std::string& line) {
-  last_ = now_s();
+  last_ = steady_seconds();
   if (tty_) {
     std::fprintf(stderr, "\r\033[K%s", line.c_str());
     std::fflush(stderr);

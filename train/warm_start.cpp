@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "engine/clock.h"
 #include "nn/network.h"
 #include "play/alphabeta.h"
 #include "play/match.h"
@@ -21,10 +22,6 @@
 
 namespace pincer {
 namespace {
-
-double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 // One game played and labelled by the alpha-beta search, as a record: every move (the random
 // opening plies included) carries the search's best move as its policy target (smoothed over the
@@ -179,7 +176,7 @@ AuxLossWeights aux_loss_weights(const TrainerConfig& trainer) {
 WarmStartData generate_warm_start_data(const Game& game, const WarmStartConfig& c, uint64_t seed,
                                        const std::atomic<bool>* stop, int first_game,
                                        int total_games) {
-  const double t0 = now_s();
+  const double t0 = steady_seconds();
   std::vector<LabelledGame> per_game(c.games());
   std::vector<char> done(c.games(), 0);
   std::atomic<int> next{0};
@@ -221,7 +218,7 @@ WarmStartData generate_warm_start_data(const Game& game, const WarmStartConfig& 
     data.records.push_back(std::move(per_game[g].record));
   }
   data.mean_depth = data.plies ? double(depth_sum) / double(data.plies) : 0;
-  data.seconds = now_s() - t0;
+  data.seconds = steady_seconds() - t0;
   return data;
 }
 
@@ -261,7 +258,7 @@ PretrainStats pretrain_model(Model& model, const Game& game, const WarmStartData
                              const WarmStartConfig& c, uint64_t seed, Precision precision,
                              const std::atomic<bool>* stop, const PretrainProgress& progress,
                              const AuxLossWeights& aux) {
-  const double t0 = now_s();
+  const double t0 = steady_seconds();
   // Hold out every 20th position block by game: positions of one game are alike, so split by
   // sample index in runs of 64 (about a game) to keep the holdout honest.
   std::vector<const Sample*> train, holdout;
@@ -318,7 +315,7 @@ PretrainStats pretrain_model(Model& model, const Game& game, const WarmStartData
     if (progress.every > 0 && (step + 1) % progress.every == 0 && step + 1 < c.steps()) {
       PretrainStats now = st;
       evaluate_holdout(model, game, holdout, now);
-      now.seconds = now_s() - t0;
+      now.seconds = steady_seconds() - t0;
       spdlog::info("warm start: step {}: held out, top move {:.1f}%, value loss {:.3f}", step + 1,
                    100 * now.holdout_top1, now.holdout_value_loss);
       if (progress.on_progress) progress.on_progress(now);
@@ -327,7 +324,7 @@ PretrainStats pretrain_model(Model& model, const Game& game, const WarmStartData
   }
   if (tail_n) st.policy_loss /= tail_n, st.value_loss /= tail_n;
   evaluate_holdout(model, game, holdout, st);
-  st.seconds = now_s() - t0;
+  st.seconds = steady_seconds() - t0;
   return st;
 }
 

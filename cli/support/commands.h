@@ -18,7 +18,8 @@ struct Command {
 
 std::vector<Command>& commands();
 
-// `static RegisterCommand reg{"perft", "...", setup};` in a command's source file.
+// `RegisterCommand register_perft{"perft", "...", setup};` in an unnamed namespace of the
+// command's source file (named after it: files of one unity build share a scope).
 struct RegisterCommand {
   RegisterCommand(std::string name, std::string help, std::function<void(CLI::App&)> setup);
 };

@@ -184,7 +184,7 @@ void bench_search(const SearchOptions& o) {
   fs::remove_all(tmp);
 }
 
-RegisterCommand reg{
+RegisterCommand register_bench{
     "bench", "Measure speed: bench nn (network throughput), bench search (self-play)",
     [](CLI::App& app) {
       app.require_subcommand(1);

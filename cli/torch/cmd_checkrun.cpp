@@ -103,14 +103,15 @@ void check_run(const std::string& root) {
       reanalyses ? (" reanalyses=" + std::to_string(reanalyses)).c_str() : "", network.c_str());
 }
 
-RegisterCommand reg{"checkrun",
-                    "Read every file of a run directory (records, models, checkpoint, gate log, "
-                    "metrics) and report what it holds, or the first damaged file",
-                    [](CLI::App& app) {
-                      auto dir = std::make_shared<std::string>();
-                      app.add_option("--dir", *dir, "Run directory")->required();
-                      app.callback([dir] { check_run(*dir); });
-                    }};
+RegisterCommand register_checkrun{
+    "checkrun",
+    "Read every file of a run directory (records, models, checkpoint, gate log, "
+    "metrics) and report what it holds, or the first damaged file",
+    [](CLI::App& app) {
+      auto dir = std::make_shared<std::string>();
+      app.add_option("--dir", *dir, "Run directory")->required();
+      app.callback([dir] { check_run(*dir); });
+    }};
 
 }  // namespace
 }  // namespace pincer::cli

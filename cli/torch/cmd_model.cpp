@@ -65,7 +65,7 @@ void average(const AverageOptions& o) {
               mean->metadata().model_id().c_str());
 }
 
-RegisterCommand reg{
+RegisterCommand register_model{
     "model",
     "Model file tools: model convert (older model files to the checked format), model average "
     "(checkpoint averaging)",

@@ -11,12 +11,12 @@
 namespace pincer::cli {
 namespace {
 
-struct RateOptions {
+struct RateArgs {
   std::string dir;
   RatingOptions rating;
 };
 
-void rate(const RateOptions& o) {
+void rate(const RateArgs& o) {
   const RunDir dir(o.dir);
   const auto ratings = rate_run(dir, o.rating);
   std::printf("%-22s %8s %10s %7s %17s %6s\n", "model", "step", "core-hours", "Elo", "95% interval",
@@ -29,12 +29,12 @@ void rate(const RateOptions& o) {
   std::printf("ratings: %s\nreport: %s\n", ratings_path(dir).c_str(), write_report(dir).c_str());
 }
 
-RegisterCommand reg{
+RegisterCommand register_rate{
     "rate",
     "Rate a run's saved checkpoints (one per --every core-hours) against fixed opponents: "
     "anchored Elo against core-hours, kept in RUN/ratings.json and plotted in report.html",
     [](CLI::App& app) {
-      auto o = std::make_shared<RateOptions>();
+      auto o = std::make_shared<RateArgs>();
       RatingOptions& r = o->rating;
       app.add_option("--dir", o->dir, "Run directory")->required();
       app.add_option("--player", r.player,

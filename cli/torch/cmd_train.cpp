@@ -34,7 +34,7 @@ namespace fs = std::filesystem;
 namespace pincer::cli {
 namespace {
 
-struct Options {
+struct TrainArgs {
   std::string config;
   std::string dir;
   double minutes = 0;
@@ -64,7 +64,7 @@ std::string default_writer() {
   return name + "-" + std::to_string(::getpid());
 }
 
-RunStoreOptions store_options(const Options& o, const std::string& role) {
+RunStoreOptions store_options(const TrainArgs& o, const std::string& role) {
   RunStoreOptions r;
   r.dir = o.dir;
   r.store = o.store;
@@ -122,7 +122,7 @@ std::vector<std::string> checkpoint_chunks(const std::string& path) {
   return {state.ingested_chunks().begin(), state.ingested_chunks().end()};
 }
 
-void add_common(CLI::App& app, Options& o, bool config_required) {
+void add_common(CLI::App& app, TrainArgs& o, bool config_required) {
   auto* c = app.add_option("--config", o.config,
                            "Run config (configs/runs/NAME.textproto); default: the run dir's "
                            "config.textproto");
@@ -130,7 +130,7 @@ void add_common(CLI::App& app, Options& o, bool config_required) {
   app.add_option("--dir", o.dir, "Run directory (runs/NAME); same as --store dir://PATH");
 }
 
-void add_store(CLI::App& app, Options& o) {
+void add_store(CLI::App& app, TrainArgs& o) {
   app.add_option("--store", o.store,
                  "The run's store: dir://PATH or redis://HOST:PORT/RUN[?retry=S&timeout=S] "
                  "(docs/distributed.md)");
@@ -138,7 +138,7 @@ void add_store(CLI::App& app, Options& o) {
                  "Local working copy of a redis:// run (default ~/.cache/pincer/RUN/ROLE)");
 }
 
-void cmd_selfplay(const Options& o) {
+void cmd_selfplay(const TrainArgs& o) {
   const std::string writer = o.writer.empty() ? default_writer() : o.writer;
   RunStore rs = open_run_store(store_options(o, "selfplay-" + writer));
   const RunDir& dir = *rs.dir;
@@ -291,7 +291,7 @@ class LoopMirror {
   std::thread thread_;
 };
 
-void cmd_train(const Options& o) {
+void cmd_train(const TrainArgs& o) {
   if (!o.store.empty() && !o.dir.empty()) throw ConfigError("give --dir or --store, not both");
   if (o.store.empty() && o.dir.empty()) throw ConfigError("--dir or --store is required");
   std::unique_ptr<RunStore> rs;
@@ -363,7 +363,7 @@ void cmd_train(const Options& o) {
               s.best_model.c_str());
 }
 
-void cmd_trainer(const Options& o) {
+void cmd_trainer(const TrainArgs& o) {
   // Data-parallel (docs/distributed.md): rank 0 owns the run (its store or dir: checkpoints,
   // models, metrics); the other ranks take --config and a local --dir, get the checkpoint and
   // the records from rank 0, and only train.
@@ -527,7 +527,7 @@ void publish_gate(RunStore& rs, const GateResult& r) {
   }
 }
 
-void cmd_gate(const Options& o) {
+void cmd_gate(const TrainArgs& o) {
   RunStore rs = open_run_store(store_options(o, "gate"));
   const RunDir& dir = *rs.dir;
   const auto& stop = install_stop_signal();
@@ -563,7 +563,7 @@ RegisterCommand reg_train{
     "train",
     "Run self-play, trainer and gatekeeper together on a run directory (resumes after a kill)",
     [](CLI::App& app) {
-      auto o = std::make_shared<Options>();
+      auto o = std::make_shared<TrainArgs>();
       add_common(app, *o, false);
       add_store(app, *o);
       app.add_option("--minutes", o->minutes,
@@ -580,7 +580,7 @@ RegisterCommand reg_train{
 
 RegisterCommand reg_selfplay{
     "selfplay", "Only generate self-play games into a run directory's records/", [](CLI::App& app) {
-      auto o = std::make_shared<Options>();
+      auto o = std::make_shared<TrainArgs>();
       add_common(app, *o, false);
       add_store(app, *o);
       app.add_option("--games", o->games, "Stop after this many games (default: until stopped)");
@@ -593,7 +593,7 @@ RegisterCommand reg_selfplay{
 RegisterCommand reg_trainer{
     "trainer", "Only train on a run directory's records (writes models/ and trainer.ckpt)",
     [](CLI::App& app) {
-      auto o = std::make_shared<Options>();
+      auto o = std::make_shared<TrainArgs>();
       add_common(app, *o, false);
       add_store(app, *o);
       app.add_option("--steps", o->steps, "Stop after this many more steps");
@@ -611,7 +611,7 @@ RegisterCommand reg_trainer{
 RegisterCommand reg_gate{
     "gate", "Only gate: play candidates under models/ against models/best.pt and promote",
     [](CLI::App& app) {
-      auto o = std::make_shared<Options>();
+      auto o = std::make_shared<TrainArgs>();
       add_common(app, *o, false);
       add_store(app, *o);
       app.add_option("--candidate", o->candidate, "Gate this model file (default: the newest due)");

@@ -16,7 +16,7 @@
 namespace pincer::cli {
 namespace {
 
-struct Options {
+struct WarmstartArgs {
   std::string config;
   std::string out;
   int games = 0;
@@ -29,7 +29,7 @@ struct Options {
   std::string precision;  // "" = the config's trainer.precision
 };
 
-void run(const Options& o) {
+void run(const WarmstartArgs& o) {
   const RunConfig cfg = load_run_config(o.config);
   WarmStartConfig w = cfg.warm_start();
   if (o.games > 0) w.set_games(o.games);
@@ -78,11 +78,11 @@ void run(const Options& o) {
       st.holdout_value_loss, o.out.c_str());
 }
 
-RegisterCommand reg{
+RegisterCommand register_warmstart{
     "warmstart",
     "Train a network on alpha-beta games labelled by their searches (a run's warm start alone)",
     [](CLI::App& app) {
-      auto o = std::make_shared<Options>();
+      auto o = std::make_shared<WarmstartArgs>();
       app.add_option("--config", o->config, "Run config (its network, seed and warm_start)")
           ->required();
       app.add_option("--out", o->out, "Model file to write")->required();

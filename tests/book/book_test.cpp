@@ -14,19 +14,15 @@
 #include "book/stats.h"
 #include "engine/registry.h"
 #include "mcts/evaluators.h"
+#include "tests/book/helpers.h"
 #include "tests/support/tictactoe.h"
 
 namespace pincer::book {
 namespace {
 
 using pincer::testing::make_tictactoe;
-
-std::string scratch(const std::string& name) {
-  const auto dir =
-      std::filesystem::temp_directory_path() / ("pincer-book-test-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  return (dir / name).string();
-}
+using testing::after;
+using testing::scratch_path;
 
 // Exact negamax value for the side to move (players may not alternate in general; here they do).
 int solve(const State& s, std::unordered_map<uint64_t, int>& memo) {
@@ -55,12 +51,6 @@ BuildOptions options(int64_t positions) {
   o.search.simulations = 16;
   o.evaluator_id = "uniform";
   return o;
-}
-
-std::unique_ptr<State> after(const Game& game, const std::vector<std::string>& moves) {
-  auto s = game.initial_state();
-  for (const std::string& m : moves) s->apply(game.parse_action(*s, m));
-  return s;
 }
 
 void expect_exact(const OpeningBook& book, const State& root) {
@@ -206,7 +196,7 @@ TEST(BookBuild, RefusesADamagedBook) {
   BookPosition p = *book.find(root->hash());
   for (BookMove& m : *p.mutable_moves()) m.set_action(77);  // not a square
   *file.add_positions() = p;
-  const std::string path = scratch("damaged.book");
+  const std::string path = scratch_path("book", "damaged.book");
   std::string bytes;
   file.SerializeToString(&bytes);
   std::ofstream(path, std::ios::binary) << bytes;
@@ -249,7 +239,7 @@ TEST(BookBuild, SavesLoadsAndRefusesOtherRules) {
   mcts::UniformEvaluator eval;
   OpeningBook book(*game);
   build(book, game, *game->initial_state(), eval, options(50));
-  const std::string path = scratch("refuse.book");
+  const std::string path = scratch_path("book", "refuse.book");
   book.save(path);
   OpeningBook again = OpeningBook::load(path, *game);
   EXPECT_EQ(again.size(), book.size());
@@ -268,7 +258,7 @@ TEST(BookBuild, SavesLoadsAndRefusesOtherRules) {
   o.evaluator_id = "some-model";
   EXPECT_THROW(build(again, game, *game->initial_state(), eval, o), BookError);
   // Garbage is refused with the file named.
-  const std::string junk = scratch("junk.book");
+  const std::string junk = scratch_path("book", "junk.book");
   std::ofstream(junk) << "not a book";
   EXPECT_THROW(OpeningBook::load(junk, *game), BookError);
 }
@@ -280,7 +270,7 @@ TEST(BookBuild, ResumesAfterAnInterruptedBuild) {
   OpeningBook whole(*game);
   build(whole, game, *root, eval, options(80));
 
-  const std::string path = scratch("resume.book");
+  const std::string path = scratch_path("book", "resume.book");
   std::filesystem::remove(path);
   {
     OpeningBook book(*game);
@@ -321,7 +311,7 @@ TEST(BookStats, WilsonIntervals) {
 
 TEST(BookStats, CountsGamesFromRecords) {
   pincer::testing::register_tictactoe();
-  const std::string rules = scratch("tictactoe.textproto");
+  const std::string rules = scratch_path("book", "tictactoe.textproto");
   std::ofstream(rules) << "game: \"tictactoe\"\nname: \"tictactoe\"\n";
   GamePtr game = load_game(rules);
   const std::string head =

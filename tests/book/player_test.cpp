@@ -12,25 +12,15 @@
 #include "book/build.h"
 #include "engine/registry.h"
 #include "mcts/evaluators.h"
+#include "tests/book/helpers.h"
 #include "tests/support/tictactoe.h"
 
 namespace pincer::book {
 namespace {
 
 using pincer::testing::make_tictactoe;
-
-std::string scratch(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("pincer-book-player-test-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  return (dir / name).string();
-}
-
-std::unique_ptr<State> after(const Game& game, const std::vector<std::string>& moves) {
-  auto s = game.initial_state();
-  for (const std::string& m : moves) s->apply(game.parse_action(*s, m));
-  return s;
-}
+using testing::after;
+using testing::scratch_path;
 
 // A tic-tac-toe book of `positions` positions grown from `root`, saved to `name`.
 std::string book_file(const GamePtr& game, const State& root, int64_t positions,
@@ -42,7 +32,7 @@ std::string book_file(const GamePtr& game, const State& root, int64_t positions,
   o.search.simulations = 16;
   o.evaluator_id = "uniform";
   build(book, game, root, eval, o);
-  const std::string path = scratch(name);
+  const std::string path = scratch_path("book-player", name);
   book.save(path);
   return path;
 }
@@ -108,7 +98,7 @@ TEST(BookPlayer, TemperatureSamplesOnlyNearBestMoves) {
     if (i < 3) near_best.insert(legal[i]);
   }
   p.set_value(0.5f);
-  const std::string path = scratch("hand.book");
+  const std::string path = scratch_path("book-player", "hand.book");
   book.save(path);
   std::set<Action> greedy, sampled, hot;
   for (uint64_t seed = 0; seed < 60; ++seed) {
@@ -133,9 +123,9 @@ void expect_refused(const GamePtr& game, const std::string& args, const std::str
 
 TEST(BookPlayer, RefusesBadBooksAndArguments) {
   GamePtr game = make_tictactoe();
-  const std::string missing = scratch("missing.book");
+  const std::string missing = scratch_path("book-player", "missing.book");
   expect_refused(game, "book=" + missing, missing);
-  const std::string garbage = scratch("garbage.book");
+  const std::string garbage = scratch_path("book-player", "garbage.book");
   std::ofstream(garbage, std::ios::binary) << "not a book at all";
   expect_refused(game, "book=" + garbage, garbage);
   // A book of another ruleset: its fingerprint is named.

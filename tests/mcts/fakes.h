@@ -2,15 +2,27 @@
 // player acts twice in a row.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <functional>
 #include <string>
 
 #include "engine/game.h"
 #include "mcts/evaluator.h"
+#include "mcts/search.h"
 #include "proto/ruleset.pb.h"
 
 namespace pincer::testing {
+
+// Tic-tac-toe positions (tests/support/tictactoe.h): x to move and wins at c3 (8) while o
+// threatens c2 (5); x to move, no win at once, and must block o at c2 (5).
+constexpr const char* kWinInOne = "xx./oo./... x";
+constexpr const char* kBlock = "x../oo./..x x";
+
+// Where action `a` stands in a search result's actions (size() when absent).
+inline size_t index_of(const mcts::SearchResult& r, Action a) {
+  return std::find(r.actions.begin(), r.actions.end(), a) - r.actions.begin();
+}
 
 // Priors and values from functions of the position; counts what it was asked.
 class ScriptedEvaluator : public Evaluator {

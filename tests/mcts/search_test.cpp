@@ -17,16 +17,10 @@
 namespace pincer::mcts {
 namespace {
 
+using testing::index_of;
+using testing::kBlock;
+using testing::kWinInOne;
 using testing::ScriptedEvaluator;
-
-// x to move and wins at c3 (8); o threatens c2 (5).
-constexpr const char* kWinInOne = "xx./oo./... x";
-// x to move, cannot win at once, and must block o at c2 (5).
-constexpr const char* kBlock = "x../oo./..x x";
-
-size_t index_of(const SearchResult& r, Action a) {
-  return std::find(r.actions.begin(), r.actions.end(), a) - r.actions.begin();
-}
 
 SearchResult search_position(const char* text, SearchConfig config, Evaluator& eval,
                              int threads = 1) {

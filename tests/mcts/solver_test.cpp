@@ -14,14 +14,10 @@
 namespace pincer::mcts {
 namespace {
 
+using testing::index_of;
+using testing::kBlock;
+using testing::kWinInOne;
 using testing::ScriptedEvaluator;
-
-constexpr const char* kWinInOne = "xx./oo./... x";  // x wins at 8; o threatens 5
-constexpr const char* kBlock = "x../oo./..x x";     // x must block o at 5
-
-size_t index_of(const SearchResult& r, Action a) {
-  return std::find(r.actions.begin(), r.actions.end(), a) - r.actions.begin();
-}
 
 SearchResult search(const GamePtr& game, const char* text, const SearchConfig& config,
                     Evaluator& eval) {
