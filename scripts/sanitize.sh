@@ -62,8 +62,8 @@ for kind in $kinds; do
   rm -f "$dir.log"
   built=$((SECONDS - start))
   if [ $kind = asan ]; then
-    # Every test but the torch ones, one process each.
-    ctest --test-dir "$dir" --output-on-failure -j2 --timeout 900 -LE '^pincer_tests_train$'
+    # Every test but the torch ones, one process each, four at a time (many wait on the clock).
+    ctest --test-dir "$dir" --output-on-failure -j4 --timeout 900 -LE '^pincer_tests_train$'
     # The torch tests in two processes (gtest shards, one per core) rather than ctest's one per
     # test: an instrumented process takes seconds of CPU to load LibTorch, which over 110 tests
     # costs more than the tests themselves. Learning.* trains networks for minutes (slower still
