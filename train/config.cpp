@@ -225,8 +225,10 @@ RunConfig complete_run_config(RunConfig r, const std::string& origin) {
   if (!sp.has_alphabeta_value_depth()) sp.set_alphabeta_value_depth(4);
   if (!sp.has_adjudicate_by_points()) sp.set_adjudicate_by_points(false);
   if (!sp.has_heuristic_anneal_steps()) sp.set_heuristic_anneal_steps(0);
+  if (!sp.has_heuristic_floor()) sp.set_heuristic_floor(0);
   if (!sp.has_root_value()) sp.set_root_value("visits");
   c.range("selfplay.heuristic_anneal_steps", sp.heuristic_anneal_steps(), 0, 1e12);
+  c.range("selfplay.heuristic_floor", sp.heuristic_floor(), 0, 1);
   if (sp.root_value() != "visits" && sp.root_value() != "improved") {
     c.fail("selfplay.root_value", "\"" + sp.root_value() + "\"",
            "expected \"visits\" or \"improved\"");

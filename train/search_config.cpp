@@ -56,7 +56,8 @@ mcts::SearchConfig selfplay_search_config(const SelfPlayConfig& sp, uint64_t see
 double heuristic_share(const SelfPlayConfig& sp, int64_t model_step) {
   if (sp.heuristic_anneal_steps() <= 0) return 1.0;
   const double left = 1.0 - static_cast<double>(model_step) / sp.heuristic_anneal_steps();
-  return std::round(std::clamp(left, 0.0, 1.0) * 20.0) / 20.0;
+  return std::max<double>(sp.heuristic_floor(),
+                          std::round(std::clamp(left, 0.0, 1.0) * 20.0) / 20.0);
 }
 
 void scale_heuristic(mcts::SearchConfig& c, double share) {

@@ -55,6 +55,29 @@ TEST(RunConfig, GumbelNoisePliesReachSelfPlaysSearch) {
   EXPECT_EQ(selfplay_search_config(d.selfplay(), 1).gumbel_noise_moves, 0);
 }
 
+// The heuristic's share falls linearly with the playing model's step, in steps of 1/20, and stops
+// at the floor.
+TEST(RunConfig, TheHeuristicAnnealsToItsFloor) {
+  RunConfig c =
+      parse_run_config("rules: \"seize\" selfplay { heuristic_anneal_steps: 24000 }", "anneal");
+  const SelfPlayConfig& sp = c.selfplay();
+  EXPECT_EQ(sp.heuristic_floor(), 0.0f);
+  EXPECT_DOUBLE_EQ(heuristic_share(sp, 0), 1.0);
+  EXPECT_DOUBLE_EQ(heuristic_share(sp, 12000), 0.5);
+  EXPECT_DOUBLE_EQ(heuristic_share(sp, 18810), 0.2);
+  EXPECT_DOUBLE_EQ(heuristic_share(sp, 24000), 0.0);
+  EXPECT_DOUBLE_EQ(heuristic_share(sp, 90000), 0.0);
+  c.mutable_selfplay()->set_heuristic_floor(0.25f);
+  EXPECT_DOUBLE_EQ(heuristic_share(c.selfplay(), 12000), 0.5);
+  EXPECT_DOUBLE_EQ(heuristic_share(c.selfplay(), 20000), 0.25);
+  EXPECT_DOUBLE_EQ(heuristic_share(c.selfplay(), 90000), 0.25);
+  // Annealing off: the whole heuristic, whatever the floor.
+  c.mutable_selfplay()->set_heuristic_anneal_steps(0);
+  EXPECT_DOUBLE_EQ(heuristic_share(c.selfplay(), 90000), 1.0);
+  const std::string e = refusal("rules: \"seize\" selfplay { heuristic_floor: 1.5 }");
+  EXPECT_NE(e.find("selfplay.heuristic_floor"), std::string::npos) << e;
+}
+
 TEST(RunConfig, AnExplicitZeroIsKept) {
   // Once, 0 meant "the default": no noise, no first-play reduction, no weight decay and seed 0
   // could not be chosen.
