@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "engine/atomic_file.h"
+#include "engine/model_paths.h"
 #include "nn/checked_archive.h"
 #include "nn/model_file.h"
 #include "nn/network.h"
@@ -364,10 +365,7 @@ std::unique_ptr<Model> Model::load(const std::string& path, const Game& game,
   return std::unique_ptr<Model>(new Model(std::move(meta), std::move(impl)));
 }
 
-std::string Model::metadata_path(const std::string& path) {
-  std::filesystem::path p(path);
-  return p.replace_extension(".meta.textproto").string();
-}
+std::string Model::metadata_path(const std::string& path) { return model_meta_path(path); }
 
 void Model::save(const std::string& path) const {
   torch::serialize::OutputArchive archive;

@@ -2,17 +2,12 @@
 
 #include <algorithm>
 #include <chrono>
-#include <filesystem>
 #include <set>
 
 #include "store/store_dir.h"
 #include "store/store_redis.h"
 
 namespace pincer {
-
-std::string model_meta_path(const std::string& pt_path) {
-  return std::filesystem::path(pt_path).replace_extension(".meta.textproto").string();
-}
 
 int64_t store_now_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(

@@ -54,8 +54,6 @@ struct ModelBlob {
   std::string weights;
   std::string metadata;
 };
-// The metadata file beside a model's weights: model-000100.pt -> model-000100.meta.textproto.
-std::string model_meta_path(const std::string& pt_path);
 
 struct BestModel {
   std::string name;  // model-NNNNNN.pt

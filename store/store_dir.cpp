@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "engine/atomic_file.h"
+#include "engine/model_paths.h"
 #include "engine/text.h"
 #include "engine/text_format.h"
 #include "proto/model.pb.h"

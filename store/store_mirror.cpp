@@ -9,6 +9,7 @@
 #include <functional>
 
 #include "engine/atomic_file.h"
+#include "engine/model_paths.h"
 #include "engine/text.h"
 #include "engine/text_format.h"
 #include "proto/model.pb.h"

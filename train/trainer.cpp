@@ -426,9 +426,9 @@ int64_t Trainer::steps_allowed() const {
   const int64_t positions = m.state.positions_seen() + m.state.reanalysed_positions();
   // Counted from the run's first step: a run started from a trained model (start_step > 0)
   // trains as soon as its window is ready, not once it has caught up with the model's steps.
-  int64_t target = m.state.start_step() +
-                   static_cast<int64_t>(positions * double(t.samples_per_position()) /
-                                        (t.batch_size() * m.shards()));
+  int64_t target =
+      m.state.start_step() + static_cast<int64_t>(positions * double(t.samples_per_position()) /
+                                                  (t.batch_size() * m.shards()));
   if (t.total_steps() > 0) target = std::min<int64_t>(target, t.total_steps());
   return std::max<int64_t>(0, target - m.state.step());
 }

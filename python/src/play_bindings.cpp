@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "engine/atomic_file.h"
+#include "engine/model_paths.h"
 #include "engine/ruleset.h"
 #include "play/player.h"
 #include "proto/model.pb.h"
@@ -55,18 +56,16 @@ void load_torch_for(const std::string& why) {
 // The ruleset of a model file, from the metadata written beside it (X.meta.textproto for X.pt);
 // the model itself is checked against it when it loads.
 std::string model_rules(const std::string& model) {
-  fs::path meta(model);
-  meta.replace_extension(".meta.textproto");
+  const std::string meta = model_meta_path(model);
   if (!fs::exists(meta)) {
-    throw py::value_error("no " + meta.string() +
-                          " beside the model to name its ruleset: give rules=");
+    throw py::value_error("no " + meta + " beside the model to name its ruleset: give rules=");
   }
   ModelMetadata metadata;
   google::protobuf::TextFormat::Parser parser;
   parser.AllowUnknownField(true);
-  if (!parser.ParseFromString(read_whole_file(meta.string()), &metadata) ||
+  if (!parser.ParseFromString(read_whole_file(meta), &metadata) ||
       metadata.ruleset_name().empty()) {
-    throw py::value_error(meta.string() + " names no ruleset: give rules=");
+    throw py::value_error(meta + " names no ruleset: give rules=");
   }
   return metadata.ruleset_name();
 }
