@@ -86,8 +86,10 @@ Json position_report(const OpeningBook& book, const BookPosition& p, const State
            {"cells", serve::cells_json(state.action_cells(m->action()))},
            {"games", stats_json(m->stats(), p.to_move())}};
     if (p.searched()) {
-      j["value"] = round4(move_value(book, p, *m));
-      j["q"] = round4(m->q());
+      // A move the search never visited has no q (the book stores -1 to rank it last) and no
+      // value unless its position is in the book: the page shows "-", not a lost game.
+      if (m->visits() > 0 || in_book(child)) j["value"] = round4(move_value(book, p, *m));
+      if (m->visits() > 0) j["q"] = round4(m->q());
       j["visits"] = m->visits();
       j["prior"] = round4(m->prior());
     }

@@ -16,8 +16,9 @@ targets="fuzz_sfen fuzz_binary fuzz_move fuzz_sgn fuzz_state fuzz_setup fuzz_cor
   fuzz_record_chunk fuzz_run_config fuzz_gate_log fuzz_moves_line fuzz_model_file"
 cmake --build build-fuzz -j2 --target $targets > build-fuzz.log 2>&1 || { tail -50 build-fuzz.log; exit 1; }
 rm -f build-fuzz.log
-failed=0
-for t in $targets; do
+# fuzz_one TARGET: fuzzes one target; its report is printed whole when it ends (two run at once).
+fuzz_one() {
+  local t=$1 work max_len
   work=$(mktemp -d)  # new inputs go here, never into the committed seed corpus
   case $t in
     fuzz_record_chunk | fuzz_model_file) max_len=65536 ;;
@@ -27,9 +28,26 @@ for t in $targets; do
   if build-fuzz/fuzz/$t -max_total_time="$seconds" -max_len=$max_len -print_final_stats=1 "$work" "fuzz/corpus/${t#fuzz_}" \
       > "$work.log" 2>&1; then
     echo "fuzz: $t ok ($(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$work.log" | grep -o '[0-9]*$') runs in ${seconds}s)"
+    rm -rf "$work" "$work.log"
   else
-    echo "fuzz: $t FAILED"; tail -40 "$work.log"; failed=1
+    { echo "fuzz: $t FAILED"; tail -40 "$work.log"; } >&2
+    rm -rf "$work" "$work.log"
+    return 1
   fi
-  rm -rf "$work" "$work.log"
+}
+# Each libFuzzer process uses one core: two at a time on a 2-core machine (PINCER_FUZZ_JOBS).
+jobs=${PINCER_FUZZ_JOBS:-2}
+failed=0
+pids=()
+for t in $targets; do
+  fuzz_one "$t" &
+  pids+=($!)
+  if [ ${#pids[@]} -ge "$jobs" ]; then
+    wait "${pids[0]}" || failed=1
+    pids=("${pids[@]:1}")
+  fi
+done
+for pid in "${pids[@]}"; do
+  wait "$pid" || failed=1
 done
 exit $failed

@@ -10,6 +10,7 @@
 #include "engine/registry.h"
 #include "nn/model.h"
 #include "train/config.h"
+#include "train/cpu_time.h"
 #include "train/run_setup.h"
 #include "train/warm_start.h"
 
@@ -57,10 +58,16 @@ void run(const WarmstartArgs& o) {
     std::fflush(stdout);
   }
   model->metadata().set_model_id(model->metadata().model_id() + "-warm");
+  // The file carries the CPU time that made it (labels and training, all threads), so a run
+  // started from it with --from counts its core-hours from there.
+  const auto save = [&] {
+    model->metadata().set_core_hours(process_cpu_seconds() / 3600);
+    model->save(o.out);
+  };
   PretrainProgress progress;
   progress.every = o.save_every;
   progress.on_progress = [&](const PretrainStats& now) {
-    model->save(o.out);
+    save();
     std::printf("step=%d seconds=%.0f holdout_top1=%.3f holdout_value_loss=%.3f model=%s\n",
                 now.steps, now.seconds, now.holdout_top1, now.holdout_value_loss, o.out.c_str());
     std::fflush(stdout);
@@ -70,7 +77,7 @@ void run(const WarmstartArgs& o) {
   spdlog::info("warm start: training in {}", precision_name(precision));
   const PretrainStats st = pretrain_model(*model, *game, data, w, cfg.seed(), precision, &stop,
                                           progress, aux_loss_weights(cfg.trainer()));
-  model->save(o.out);
+  save();
   std::printf(
       "steps=%d seconds=%.0f policy_loss=%.3f value_loss=%.3f holdout_positions=%d "
       "holdout_top1=%.3f holdout_value_loss=%.3f model=%s\n",

@@ -14,12 +14,12 @@
 namespace pincer::book {
 namespace {
 
-OpeningBook small_book(const GamePtr& game, int64_t positions) {
+OpeningBook small_book(const GamePtr& game, int64_t positions, int simulations = 8) {
   mcts::UniformEvaluator eval;
   OpeningBook book(*game);
   BuildOptions o;
   o.positions = positions;
-  o.search.simulations = 8;
+  o.search.simulations = simulations;
   o.evaluator_id = "uniform";
   build(book, game, *game->initial_state(), eval, o);
   return book;
@@ -51,6 +51,26 @@ TEST(BookReport, ShowsTheRootsMovesAndLinksPositionsInTheBook) {
   EXPECT_FLOAT_EQ(r["moves"][0]["value"].get<float>(), r["value"].get<float>());
   EXPECT_EQ(r["view"]["piece"].size(), game->board_layout().cells.size());
   EXPECT_EQ(d["layout"]["cells"].size(), game->board_layout().cells.size());
+}
+
+TEST(BookReport, MovesTheSearchNeverVisitedHaveNoValue) {
+  GamePtr game = load_game("seize-v0");
+  // Four simulations over the root's eight moves.
+  const OpeningBook book = small_book(game, 1, 4);
+  const serve::Json d = report_data(book, *game, ReportOptions{});
+  const serve::Json& r = d["positions"][d["root"].get<std::string>()];
+  int unvisited = 0;
+  for (const auto& m : r["moves"]) {
+    if (m["visits"].get<int>() > 0) {
+      EXPECT_TRUE(m.contains("q")) << m.dump();
+      EXPECT_TRUE(m.contains("value")) << m.dump();
+    } else {
+      ++unvisited;
+      EXPECT_FALSE(m.contains("q")) << m.dump();
+      EXPECT_FALSE(m.contains("value")) << m.dump();
+    }
+  }
+  EXPECT_EQ(unvisited, 4) << r.dump();
 }
 
 TEST(BookReport, HidesRarePositionsKnownOnlyFromGames) {

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `pincer train --from MODEL`: a new run starts from a trained model instead of a warm start, and
 # goes on counting from the model's step and core-hours (RunConfig.start_model), so training can
-# carry on from a shipped model across machines. A run dir that exists, a missing file and a model
-# of another ruleset are refused with a message, the run dir left without a config.
+# carry on from a shipped model across machines (a model `pincer warmstart` wrote carries its
+# core-hours too). A run dir that exists, a missing file and a model of another ruleset are
+# refused with a message, the run dir left without a config.
 # Usage: train_from.sh PINCER SOURCE_DIR
 set -u
 pincer=$1
@@ -45,6 +46,14 @@ done
 out=$("$pincer" checkrun --dir "$tmp/b" 2>&1) || fail "checkrun of the run from a model: $out"
 # Resuming it needs no --from (it goes on from its own checkpoint).
 out=$("$pincer" train --dir "$tmp/b" --minutes 0.05 --quiet 2>&1) || fail "resume: $out"
+
+# A warm start written alone (`pincer warmstart --out`) carries the CPU time that made it, so a
+# run from it counts its core-hours from there.
+out=$("$pincer" warmstart --config "$tmp/config.textproto" --out "$tmp/warm.pt" --games 4 \
+  --steps 5 2>&1) || fail "warmstart: $out"
+warm_hours=$(field core_hours "$tmp/warm.meta.textproto")
+awk -v a="${warm_hours:-0}" 'BEGIN { exit !(a > 0) }' ||
+  fail "warmstart --out wrote core-hours '${warm_hours}'"
 
 # Refusals: a run dir that is a run already, a missing file, a model of another ruleset.
 out=$("$pincer" train --config "$tmp/config.textproto" --from "$model" --dir "$tmp/b" \
