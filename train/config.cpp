@@ -306,6 +306,11 @@ RunConfig complete_run_config(RunConfig r, const std::string& origin) {
   c.range("trainer.total_steps", tr.total_steps(), 0, 1e12);
   c.range("trainer.threads", tr.threads(), 1, 256);
   c.range("trainer.root_value_weight", tr.root_value_weight(), 0, 1);
+  if (!tr.has_cut_game_result()) tr.set_cut_game_result("draw");
+  if (tr.cut_game_result() != "draw" && tr.cut_game_result() != "root_value") {
+    c.fail("trainer.cut_game_result", "\"" + tr.cut_game_result() + "\"",
+           "expected \"draw\" or \"root_value\"");
+  }
   // Reanalyse draws from the trainer's window unless told otherwise.
   if (!sp.has_reanalyse_positions()) sp.set_reanalyse_positions(tr.window_positions());
   c.range("selfplay.reanalyse_positions", sp.reanalyse_positions(), 1, 1e9);

@@ -85,7 +85,8 @@ struct Trainer::Impl {
   void make_window() {
     const auto& t = cfg.trainer();
     window = Window(t.window_positions(), t.root_value_weight(),
-                    model->has_ownership_head() ? t.ownership_plies() : 0);
+                    model->has_ownership_head() ? t.ownership_plies() : 0,
+                    t.cut_game_result() == "root_value");
   }
 
   std::unique_ptr<torch::optim::Optimizer> new_optimizer(Model& net) const {

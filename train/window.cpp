@@ -54,11 +54,14 @@ std::array<int, 2> record_final_points(const GameRecord& record, const State& fi
 }  // namespace
 
 std::array<float, 3> value_target(const GameRecord& record, int to_move, float root_value,
-                                  double root_value_weight) {
+                                  double root_value_weight, std::optional<float> cut_score) {
   std::array<float, 3> result{0, 1, 0};
   if (record.winner() >= 0) {
     result =
         record.winner() == to_move ? std::array<float, 3>{1, 0, 0} : std::array<float, 3>{0, 0, 1};
+  } else if (cut_score) {
+    const float q = std::clamp(to_move == 0 ? *cut_score : 1 - *cut_score, 0.0f, 1.0f);
+    result = {std::max(0.0f, 2 * q - 1), 1 - std::abs(2 * q - 1), std::max(0.0f, 1 - 2 * q)};
   }
   if (root_value_weight <= 0) return result;
   const float q = std::isfinite(root_value) ? std::clamp(root_value, 0.0f, 1.0f) : 0.5f;
@@ -66,6 +69,39 @@ std::array<float, 3> value_target(const GameRecord& record, int to_move, float r
   const float w = static_cast<float>(root_value_weight);
   std::array<float, 3> out;
   for (int k = 0; k < 3; ++k) out[k] = (1 - w) * result[k] + w * searched[k];
+  return out;
+}
+
+std::optional<float> cut_game_score(const GameRecord& record, const std::vector<int>& movers) {
+  if (record.winner() >= 0 || record.reason() != "max_moves") return std::nullopt;
+  const int n = std::min<int>(record.moves_size(), static_cast<int>(movers.size()));
+  double sum = 0;
+  int counted = 0;
+  for (int i = std::max(0, n - kCutGamePositions); i < n; ++i) {
+    const MoveRecord& m = record.moves(i);
+    const float q = m.has_alphabeta_value() ? m.alphabeta_value() : m.root_value();
+    // A move without a search (no simulations, no alpha-beta value) has no judgement to give.
+    if (!std::isfinite(q) || (!m.has_alphabeta_value() && m.simulations() <= 0)) continue;
+    const float clamped = std::clamp(q, 0.0f, 1.0f);
+    sum += movers[i] == 0 ? clamped : 1 - clamped;
+    ++counted;
+  }
+  if (counted == 0) return std::nullopt;
+  return static_cast<float>(sum / counted);
+}
+
+std::vector<std::array<float, 3>> Window::value_targets(const GameRecord& record,
+                                                        const std::vector<int>& movers) const {
+  const std::optional<float> cut =
+      cut_games_from_root_ ? cut_game_score(record, movers) : std::nullopt;
+  std::vector<std::array<float, 3>> out;
+  out.reserve(movers.size());
+  for (size_t i = 0; i < movers.size(); ++i) {
+    const MoveRecord& m = record.moves(static_cast<int>(i));
+    out.push_back(value_target(record, movers[i],
+                               m.has_alphabeta_value() ? m.alphabeta_value() : m.root_value(),
+                               root_value_weight_, cut));
+  }
   return out;
 }
 
@@ -101,17 +137,17 @@ std::string record_game_key(const std::string& chunk, int index) {
 int Window::add_game(const Game& game, const GameRecord& record, const std::string& key) {
   // Everything is checked before the window changes: a bad record adds nothing.
   std::vector<Sample> added;
+  std::vector<int> movers;
   std::vector<Action> legal;
   replay_record(game, record, [&](const State& state, int i) {
     Sample s;
     s.state = state.clone();
     policy_target(game, state, record.moves(i), i, legal, s);
-    const MoveRecord& m = record.moves(i);
-    s.wdl = value_target(record, state.to_move(),
-                         m.has_alphabeta_value() ? m.alphabeta_value() : m.root_value(),
-                         root_value_weight_);
+    movers.push_back(state.to_move());
     added.push_back(std::move(s));
   });
+  const std::vector<std::array<float, 3>> wdl = value_targets(record, movers);
+  for (size_t i = 0; i < added.size(); ++i) added[i].wdl = wdl[i];
   // The position after the last move (replay_record has checked that move).
   std::unique_ptr<State> final_state;
   if (!added.empty()) {
@@ -165,9 +201,12 @@ int Window::apply_reanalysis(const Game& game, const GameRecord& record) {
   }
   // Everything is checked before a target changes: a bad record replaces nothing.
   std::vector<std::pair<Sample*, Sample>> fresh;
+  std::vector<int> fresh_moves;  // the move index of each of fresh
+  std::vector<int> movers;       // every position's, for the cut game's result
   std::vector<Action> legal;
   try {
     replay_record(game, record, [&](const State& state, int i) {
+      movers.push_back(state.to_move());
       const uint64_t serial = span.first + static_cast<uint64_t>(i);
       if (serial < dropped_) return;  // this position has left the window
       Sample& old = samples_[serial - dropped_];
@@ -177,21 +216,20 @@ int Window::apply_reanalysis(const Game& game, const GameRecord& record) {
       }
       Sample s;
       policy_target(game, state, record.moves(i), i, legal, s);
-      const MoveRecord& m = record.moves(i);
-      s.wdl = value_target(record, state.to_move(),
-                           m.has_alphabeta_value() ? m.alphabeta_value() : m.root_value(),
-                           root_value_weight_);
       fresh.emplace_back(&old, std::move(s));
+      fresh_moves.push_back(i);
     });
   } catch (const RecordError& e) {
     const std::string what = e.what();
     if (what.rfind(name, 0) == 0) throw;
     refuse(what);
   }
-  for (auto& [old, s] : fresh) {
+  const std::vector<std::array<float, 3>> wdl = value_targets(record, movers);
+  for (size_t k = 0; k < fresh.size(); ++k) {
+    auto& [old, s] = fresh[k];
     old->policy_index = std::move(s.policy_index);
     old->policy = std::move(s.policy);
-    old->wdl = s.wdl;
+    old->wdl = wdl[fresh_moves[k]];
   }
   return static_cast<int>(fresh.size());
 }

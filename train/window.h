@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -44,8 +45,20 @@ void set_aux_targets(const Game& game, const GameRecord& record, const State& fi
 // root value (the search's expected score for the player to move, in [0, 1]) by
 // `root_value_weight` in [0, 1]: (1 - w) x result + w x (q, 0, 1 - q). The window passes a
 // move's alpha-beta value (MoveRecord.alphabeta_value) as q where self-play recorded one.
+// A game cut without a winner gets `cut_score` (player 0's expected score where it was cut)
+// as its result when given: the win, draw, loss with the most draw that has that score.
 std::array<float, 3> value_target(const GameRecord& record, int to_move, float root_value,
-                                  double root_value_weight);
+                                  double root_value_weight,
+                                  std::optional<float> cut_score = std::nullopt);
+
+// How many of a cut game's last positions cut_game_score averages.
+inline constexpr int kCutGamePositions = 8;
+
+// Player 0's expected score where `record` was cut (reason "max_moves", no winner): the mean of
+// the last kCutGamePositions recorded values (alpha-beta value, else the root value of a move
+// searched), each turned to player 0's view with `movers[i]`, the player to move before move i.
+// nullopt for a game that ended, or with no such value among them.
+std::optional<float> cut_game_score(const GameRecord& record, const std::vector<int>& movers);
 
 // The name of game `index` (0-based) of the record chunk `chunk` (a file name under records/):
 // how a reanalysis record names the game it re-searched, and how the window finds it.
@@ -55,10 +68,14 @@ class Window {
  public:
   // ownership_plies > 0: the games added get ownership targets that many plies ahead (where the
   // game provides ownership); 0: none (the network to train has no ownership head).
-  explicit Window(size_t capacity, double root_value_weight = 0, int ownership_plies = 0)
+  // cut_games_from_root: a game cut without a winner takes cut_game_score as its result
+  // (trainer.cut_game_result "root_value"), else it is a draw.
+  explicit Window(size_t capacity, double root_value_weight = 0, int ownership_plies = 0,
+                  bool cut_games_from_root = false)
       : capacity_(capacity),
         root_value_weight_(root_value_weight),
-        ownership_plies_(ownership_plies) {}
+        ownership_plies_(ownership_plies),
+        cut_games_from_root_(cut_games_from_root) {}
   // Adds every position of a finished game; the oldest fall out beyond the capacity. Returns the
   // number of positions added. Throws RecordError, leaving the window unchanged, for a record
   // that does not replay or whose policy targets name illegal or out-of-range actions. The
@@ -88,10 +105,14 @@ class Window {
     int winner = -1;
   };
   void drop_front();
+  // The value targets of a replayed game's positions, `movers[i]` the player to move before move i.
+  std::vector<std::array<float, 3>> value_targets(const GameRecord& record,
+                                                  const std::vector<int>& movers) const;
 
   size_t capacity_;
   double root_value_weight_;
   int ownership_plies_;
+  bool cut_games_from_root_;
   std::deque<Sample> samples_;
   uint64_t dropped_ = 0;  // samples that have left the window
   std::unordered_map<std::string, GameSpan> spans_;

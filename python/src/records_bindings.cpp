@@ -33,8 +33,8 @@ struct Positions {
 };
 
 void add_window(const Game& game, const RecordChunk& chunk, double root_value_weight,
-                Positions& out) {
-  Window window(std::numeric_limits<size_t>::max(), root_value_weight);
+                Positions& out, bool cut_games_from_root = false) {
+  Window window(std::numeric_limits<size_t>::max(), root_value_weight, 0, cut_games_from_root);
   for (const GameRecord& record : chunk.games()) {
     // A reanalysis (selfplay.reanalyse_share) repeats a stored game with new targets: its
     // positions are that game's, not new ones, and the game is read as it was played.
@@ -221,7 +221,8 @@ py::dict read_run(const std::string& dir, std::optional<double> root_value_weigh
   {
     py::gil_scoped_release release;
     for (const std::string& name : chunks) {
-      add_window(*game, read_record_chunk(dir + "/records/" + name, *game), weight, p);
+      add_window(*game, read_record_chunk(dir + "/records/" + name, *game), weight, p,
+                 config.trainer().cut_game_result() == "root_value");
     }
   }
   py::dict out = to_arrays(*game, p, dense);

@@ -38,6 +38,7 @@ TEST(RunConfig, DefaultsAreFilledIn) {
   EXPECT_EQ(c.selfplay().search().simulations(), 100);
   EXPECT_EQ(c.trainer().optimizer().kind(), "sgd");
   EXPECT_FLOAT_EQ(c.gating().threshold(), 0.55f);
+  EXPECT_EQ(c.trainer().cut_game_result(), "draw");
   // Gating's search inherits self-play's.
   const RunConfig d = parse_run_config("rules: \"x\" selfplay { search { simulations: 77 } }", "x");
   EXPECT_EQ(d.gating().search().simulations(), 77);
@@ -229,6 +230,8 @@ TEST(RunConfig, BadConfigsAreRefusedNamingTheField) {
   EXPECT_NE(e.find("gating.search.heuristic_prior_scale"), std::string::npos) << e;
   e = refusal("rules: \"seize\" selfplay { search { heuristic_prior_root_plies: 5 } }");
   EXPECT_NE(e.find("selfplay.search.heuristic_prior_root_plies"), std::string::npos) << e;
+  e = refusal("rules: \"seize\" trainer { cut_game_result: \"win\" }");
+  EXPECT_NE(e.find("trainer.cut_game_result"), std::string::npos) << e;
   e = refusal("rules: \"seize\" gating { promotion: \"maybe\" }");
   EXPECT_NE(e.find("gating.promotion"), std::string::npos) << e;
   e = refusal("rules: \"seize\" gating { promotion: \"sprt\" sprt_elo0: 0 sprt_elo1: 0 }");

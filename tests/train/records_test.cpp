@@ -114,6 +114,62 @@ TEST(Records, WindowTakesTheAlphaBetaValueOverTheRootValue) {
   near(window[2].wdl, {0.75f, 0, 0.25f});  // x, no alpha-beta value: the root value 0.5
 }
 
+// A game cut at selfplay.max_moves without a winner is a draw, or with trainer.cut_game_result
+// "root_value" takes the search's judgement where it was cut: player 0's mean expected score over
+// the last 8 searched positions, as the result with the most draw that has that score.
+TEST(Records, ACutGameTakesItsLastRootValuesWhenAskedTo) {
+  GamePtr game = make_tictactoe();
+  // Nine moves, recorded as cut. Player 0 (x) moves at even plies: x's searches say 0.75, o's
+  // 0.25 (x's 0.75 too). Ply 0's 0.0 is older than the last eight; ply 8 had no search.
+  GameRecord r = sample_record(*game, {4, 0, 8, 2, 1, 7, 6, 3, 5}, -1);
+  r.set_reason("max_moves");
+  for (int i = 0; i < r.moves_size(); ++i) {
+    r.mutable_moves(i)->set_root_value(i % 2 == 0 ? 0.75f : 0.25f);
+  }
+  r.mutable_moves(0)->set_root_value(0.0f);
+  r.mutable_moves(8)->set_root_value(0.0f);
+  r.mutable_moves(8)->set_simulations(0);
+  r.mutable_moves(8)->set_full_search(false);
+  std::vector<int> movers;
+  for (int i = 0; i < r.moves_size(); ++i) movers.push_back(i % 2);
+  ASSERT_TRUE(cut_game_score(r, movers).has_value());
+  EXPECT_NEAR(*cut_game_score(r, movers), 0.75f, 1e-6);
+
+  auto near = [](const std::array<float, 3>& got, const std::array<float, 3>& want) {
+    for (int k = 0; k < 3; ++k) EXPECT_NEAR(got[k], want[k], 1e-6) << k;
+  };
+  Window bootstrapped(100, 0, 0, true);
+  ASSERT_EQ(bootstrapped.add_game(*game, r), 9);
+  near(bootstrapped[0].wdl, {0.5f, 0.5f, 0});  // x to move: score 0.75
+  near(bootstrapped[1].wdl, {0, 0.5f, 0.5f});  // o to move: score 0.25
+  // Blended with the root value as any result is: 0.5 x (0.5, 0.5, 0) + 0.5 x (0, 0, 1).
+  Window blended(100, 0.5, 0, true);
+  blended.add_game(*game, r);
+  near(blended[0].wdl, {0.25f, 0.25f, 0.5f});
+
+  // By default, a cut game is a draw.
+  Window plain(100);
+  plain.add_game(*game, r);
+  near(plain[0].wdl, {0, 1, 0});
+  // A game that ended in a draw, or was won, keeps its result.
+  GameRecord drawn = r;
+  drawn.set_reason("draw");
+  EXPECT_FALSE(cut_game_score(drawn, movers).has_value());
+  Window b2(100, 0, 0, true);
+  b2.add_game(*game, drawn);
+  near(b2[0].wdl, {0, 1, 0});
+  GameRecord won = sample_record(*game, {0, 3, 1, 4, 2}, 0);
+  won.set_reason("max_moves");  // as a points adjudication records it
+  EXPECT_FALSE(cut_game_score(won, {0, 1, 0, 1, 0}).has_value());
+  // No searched position among the last eight: no judgement, a draw.
+  GameRecord unsearched = r;
+  for (auto& m : *unsearched.mutable_moves()) m.set_simulations(0);
+  EXPECT_FALSE(cut_game_score(unsearched, movers).has_value());
+  Window b3(100, 0, 0, true);
+  b3.add_game(*game, unsearched);
+  near(b3[0].wdl, {0, 1, 0});
+}
+
 // A random-start game's record replays from its stored start, not the game's initial state; a
 // record without a start (as written before starts were stored) replays from the initial state.
 TEST(Records, ReplayStartsFromTheRecordedStart) {
