@@ -37,6 +37,9 @@ fuzz_one() {
 }
 # Each libFuzzer process uses one core: two at a time on a 2-core machine (PINCER_FUZZ_JOBS).
 jobs=${PINCER_FUZZ_JOBS:-2}
+case $jobs in
+  '' | *[!0-9]* | 0) echo "fuzz.sh: PINCER_FUZZ_JOBS=$jobs: a count of 1 or more" >&2; exit 2 ;;
+esac
 failed=0
 pids=()
 for t in $targets; do
