@@ -41,6 +41,12 @@ void policy_target(const Game& game, const State& state, const MoveRecord& m, in
   s.policy.assign(m.policy().begin(), m.policy().end());
 }
 
+// The search's judgement recorded with a move: its alpha-beta value where self-play recorded one,
+// else the root value.
+float recorded_value(const MoveRecord& m) {
+  return m.has_alphabeta_value() ? m.alphabeta_value() : m.root_value();
+}
+
 // The record's final points, or where it has none those of the final position.
 std::array<int, 2> record_final_points(const GameRecord& record, const State& final_state) {
   if (record.final_points_size() == 2) return {record.final_points(0), record.final_points(1)};
@@ -79,7 +85,7 @@ std::optional<float> cut_game_score(const GameRecord& record, const std::vector<
   int counted = 0;
   for (int i = std::max(0, n - kCutGamePositions); i < n; ++i) {
     const MoveRecord& m = record.moves(i);
-    const float q = m.has_alphabeta_value() ? m.alphabeta_value() : m.root_value();
+    const float q = recorded_value(m);
     // A move without a search (no simulations, no alpha-beta value) has no judgement to give.
     if (!std::isfinite(q) || (!m.has_alphabeta_value() && m.simulations() <= 0)) continue;
     const float clamped = std::clamp(q, 0.0f, 1.0f);
@@ -97,9 +103,7 @@ std::vector<std::array<float, 3>> Window::value_targets(const GameRecord& record
   std::vector<std::array<float, 3>> out;
   out.reserve(movers.size());
   for (size_t i = 0; i < movers.size(); ++i) {
-    const MoveRecord& m = record.moves(static_cast<int>(i));
-    out.push_back(value_target(record, movers[i],
-                               m.has_alphabeta_value() ? m.alphabeta_value() : m.root_value(),
+    out.push_back(value_target(record, movers[i], recorded_value(record.moves(static_cast<int>(i))),
                                root_value_weight_, cut));
   }
   return out;
@@ -200,9 +204,13 @@ int Window::apply_reanalysis(const Game& game, const GameRecord& record) {
            std::to_string(span.winner));
   }
   // Everything is checked before a target changes: a bad record replaces nothing.
-  std::vector<std::pair<Sample*, Sample>> fresh;
-  std::vector<int> fresh_moves;  // the move index of each of fresh
-  std::vector<int> movers;       // every position's, for the cut game's result
+  struct Fresh {
+    Sample* old;
+    Sample targets;
+    int move;
+  };
+  std::vector<Fresh> fresh;
+  std::vector<int> movers;  // every position's, for the cut game's result
   std::vector<Action> legal;
   try {
     replay_record(game, record, [&](const State& state, int i) {
@@ -216,8 +224,7 @@ int Window::apply_reanalysis(const Game& game, const GameRecord& record) {
       }
       Sample s;
       policy_target(game, state, record.moves(i), i, legal, s);
-      fresh.emplace_back(&old, std::move(s));
-      fresh_moves.push_back(i);
+      fresh.push_back({&old, std::move(s), i});
     });
   } catch (const RecordError& e) {
     const std::string what = e.what();
@@ -225,11 +232,10 @@ int Window::apply_reanalysis(const Game& game, const GameRecord& record) {
     refuse(what);
   }
   const std::vector<std::array<float, 3>> wdl = value_targets(record, movers);
-  for (size_t k = 0; k < fresh.size(); ++k) {
-    auto& [old, s] = fresh[k];
-    old->policy_index = std::move(s.policy_index);
-    old->policy = std::move(s.policy);
-    old->wdl = wdl[fresh_moves[k]];
+  for (Fresh& f : fresh) {
+    f.old->policy_index = std::move(f.targets.policy_index);
+    f.old->policy = std::move(f.targets.policy);
+    f.old->wdl = wdl[f.move];
   }
   return static_cast<int>(fresh.size());
 }

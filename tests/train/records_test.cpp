@@ -19,6 +19,10 @@ GameRecord sample_record(const Game& game, const std::vector<Action>& moves, int
   return searched_record(game, moves, winner, "test/model-1");
 }
 
+void near(const std::array<float, 3>& got, const std::array<float, 3>& want) {
+  for (int k = 0; k < 3; ++k) EXPECT_NEAR(got[k], want[k], 1e-6) << k;
+}
+
 TEST(Records, ChunkRoundTrip) {
   ScratchDir dir("records");
   GamePtr game = make_tictactoe();
@@ -106,9 +110,6 @@ TEST(Records, WindowTakesTheAlphaBetaValueOverTheRootValue) {
   r.mutable_moves(1)->set_alphabeta_value(1.0f);
   Window window(100, 0.5);
   ASSERT_EQ(window.add_game(*game, r), 5);
-  auto near = [](const std::array<float, 3>& got, const std::array<float, 3>& want) {
-    for (int k = 0; k < 3; ++k) EXPECT_NEAR(got[k], want[k], 1e-6) << k;
-  };
   near(window[0].wdl, {0.6f, 0, 0.4f});    // x to move, won: 0.5 x (1, 0, 0) + 0.5 x (0.2, 0, 0.8)
   near(window[1].wdl, {0.5f, 0, 0.5f});    // o to move, lost: 0.5 x (0, 0, 1) + 0.5 x (1, 0, 0)
   near(window[2].wdl, {0.75f, 0, 0.25f});  // x, no alpha-beta value: the root value 0.5
@@ -135,9 +136,6 @@ TEST(Records, ACutGameTakesItsLastRootValuesWhenAskedTo) {
   ASSERT_TRUE(cut_game_score(r, movers).has_value());
   EXPECT_NEAR(*cut_game_score(r, movers), 0.75f, 1e-6);
 
-  auto near = [](const std::array<float, 3>& got, const std::array<float, 3>& want) {
-    for (int k = 0; k < 3; ++k) EXPECT_NEAR(got[k], want[k], 1e-6) << k;
-  };
   Window bootstrapped(100, 0, 0, true);
   ASSERT_EQ(bootstrapped.add_game(*game, r), 9);
   near(bootstrapped[0].wdl, {0.5f, 0.5f, 0});  // x to move: score 0.75
