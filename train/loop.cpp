@@ -209,6 +209,9 @@ class TrainingLoop {
     selfplay_thread.stop_and_join();
     selfplay_thread_ = nullptr;
     status_.clear();
+    if (core_hours_reached())
+      spdlog::info("the budget of {:g} core-hours is reached ({:.3f} core-hours)",
+                   opt_.max_core_hours, trainer_.core_hours());
     wrap_up();
     selfplay_thread.rethrow_failure();
     return summary();
@@ -219,7 +222,12 @@ class TrainingLoop {
     if (opt_.stop && opt_.stop->load()) return true;
     const double minutes = opt_.max_minutes >= 0 ? opt_.max_minutes : cfg_.max_minutes();
     if (minutes > 0 && steady_seconds() - t_start_ >= minutes * 60) return true;
+    if (core_hours_reached()) return true;
     return selfplay_thread_ && selfplay_thread_->failed();
+  }
+
+  bool core_hours_reached() const {
+    return opt_.max_core_hours > 0 && trainer_.core_hours() >= opt_.max_core_hours;
   }
 
   bool total_steps_reached() const {

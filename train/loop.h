@@ -23,6 +23,10 @@ struct LoopOptions {
   // >= 0: stop after this many minutes of this session, instead of the config's max_minutes
   // (the saved config keeps its own value).
   double max_minutes = -1;
+  // > 0: stop once the run's core-hours (its CPU time over every session, the warm start and a
+  // --from model's included) reach this many, so a budget in core-hours does not depend on the
+  // machine's load.
+  double max_core_hours = -1;
 };
 
 struct LoopSummary {

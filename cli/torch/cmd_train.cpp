@@ -38,6 +38,7 @@ struct TrainArgs {
   std::string config;
   std::string dir;
   double minutes = 0;
+  double core_hours = 0;  // train: stop at this many core-hours of the run
   bool quiet = false;
   int64_t games = 0;
   int64_t steps = 0;
@@ -349,6 +350,7 @@ void cmd_train(const TrainArgs& o) {
   }
   LoopOptions lo;
   if (o.minutes > 0) lo.max_minutes = o.minutes;
+  if (o.core_hours > 0) lo.max_core_hours = o.core_hours;
   lo.stop = &install_stop_signal();
   lo.status_line = !o.quiet;
   LoopSummary s;
@@ -568,6 +570,10 @@ RegisterCommand reg_train{
       add_store(app, *o);
       app.add_option("--minutes", o->minutes,
                      "Stop after this many minutes (overrides max_minutes)");
+      app.add_option("--core-hours", o->core_hours,
+                     "Stop once the run's core-hours (its CPU time in all sessions, warm start "
+                     "included) reach this many")
+          ->check(CLI::Range(0.0, 1e6));
       app.add_flag("--quiet", o->quiet, "No live status line");
       app.add_option("--from", o->from,
                      "Start a new run from this model file (of the run's ruleset) instead of a "

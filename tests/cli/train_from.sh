@@ -3,7 +3,8 @@
 # goes on counting from the model's step and core-hours (RunConfig.start_model), so training can
 # carry on from a shipped model across machines (a model `pincer warmstart` wrote carries its
 # core-hours too). A run dir that exists, a missing file and a model of another ruleset are
-# refused with a message, the run dir left without a config.
+# refused with a message, the run dir left without a config. `--core-hours` stops a run at a
+# budget of core-hours.
 # Usage: train_from.sh PINCER SOURCE_DIR
 set -u
 pincer=$1
@@ -46,6 +47,19 @@ done
 out=$("$pincer" checkrun --dir "$tmp/b" 2>&1) || fail "checkrun of the run from a model: $out"
 # Resuming it needs no --from (it goes on from its own checkpoint).
 out=$("$pincer" train --dir "$tmp/b" --minutes 0.05 --quiet 2>&1) || fail "resume: $out"
+
+# --core-hours: a budget the run has spent stops it at once; one a second of CPU above stops it
+# there (the config sets no max_minutes: a run that ignored the budget would meet the timeout).
+out=$(timeout 60 "$pincer" train --dir "$tmp/b" --core-hours 0.00001 --quiet 2>&1) ||
+  fail "a spent budget: $out"
+contains "a spent budget" "the budget of 1e-05 core-hours is reached" "$out"
+spent=$(sed -n 's/.*(\([0-9.]*\) core-hours in all).*/\1/p' <<< "$out" | tail -1)
+budget=$(awk -v h="${spent:-0}" 'BEGIN { printf "%.6f", h + 0.0003 }')
+out=$(timeout 60 "$pincer" train --dir "$tmp/b" --core-hours "$budget" --quiet 2>&1) ||
+  fail "a budget of $budget core-hours did not stop the run: $(tail -3 <<< "$out")"
+contains "a budget above" "core-hours is reached" "$out"
+out=$("$pincer" train --dir "$tmp/b" --core-hours -1 --quiet 2>&1) &&
+  fail "a negative budget was accepted"
 
 # A warm start written alone (`pincer warmstart --out`) carries the CPU time that made it, so a
 # run from it counts its core-hours from there.
