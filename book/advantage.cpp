@@ -26,6 +26,16 @@ std::string score_text(const ScoreEstimate& e) {
 
 std::string games_word(uint64_t n) { return std::to_string(n) + (n == 1 ? " game" : " games"); }
 
+// "55.1% [53.5–56.6] over 3915 games (2000 won, 3 drawn, 1912 lost; 4 unfinished not counted)"
+// for games with a finished one.
+std::string scored_games_text(const MoverGames& g) {
+  std::string out = score_text(g.score) + " over " + games_word(g.score.games) + " (" +
+                    std::to_string(g.wins) + " won, " + std::to_string(g.draws) + " drawn, " +
+                    std::to_string(g.losses) + " lost";
+  if (g.unfinished > 0) out += "; " + std::to_string(g.unfinished) + " unfinished not counted";
+  return out + ")";
+}
+
 serve::Json games_json(const MoverGames& g) {
   serve::Json j{{"games", g.score.games},
                 {"wins", g.wins},
@@ -54,6 +64,26 @@ serve::Json move_json(const FirstMove& m) {
 
 }  // namespace
 
+MoverGames mover_games(const MoverStats& s) {
+  const uint64_t results = s.wins() + s.draws() + s.losses();
+  // Overflow-safe as above: every count is at most games, and games fits an int.
+  if (s.wins() > s.games() || s.draws() > s.games() || s.losses() > s.games() ||
+      results > s.games() || s.games() > static_cast<uint64_t>(INT_MAX)) {
+    throw BookError("damaged book: the every-start statistics' " + std::to_string(s.wins()) +
+                    " wins, " + std::to_string(s.draws()) + " draws and " +
+                    std::to_string(s.losses()) + " losses do not fit " + std::to_string(s.games()) +
+                    " games");
+  }
+  MoverGames g;
+  g.wins = s.wins();
+  g.draws = s.draws();
+  g.losses = s.losses();
+  g.unfinished = s.games() - results;
+  g.score = estimate_score(static_cast<int>(g.wins), static_cast<int>(g.draws),
+                           static_cast<int>(g.losses));
+  return g;
+}
+
 MoverGames mover_games(const GameStats& s, int mover) {
   const uint64_t results = s.wins0() + s.wins1() + s.draws();
   // Overflow-safe: every count is at most games, and games fits an int (estimate_score's type).
@@ -75,6 +105,14 @@ MoverGames mover_games(const GameStats& s, int mover) {
 
 FirstMoverAdvantage first_mover_advantage(const OpeningBook& book, const Game& game, size_t top) {
   FirstMoverAdvantage a;
+  // Over every start: from the header, so known whether or not the book has a root.
+  const BookHeader& header = book.header();
+  a.every_start = mover_games(header.every_start());
+  a.starts = static_cast<uint64_t>(header.start_hashes_size());
+  if (a.starts > header.every_start().games()) {
+    throw BookError("damaged book: " + std::to_string(a.starts) + " distinct starts for " +
+                    std::to_string(header.every_start().games()) + " games");
+  }
   const BookPosition* root = book.find(root_hash(book, game));
   if (!root) {
     a.side = game.side_name(0);
@@ -131,16 +169,25 @@ FirstMoverAdvantage first_mover_advantage(const OpeningBook& book, const Game& g
   return a;
 }
 
-std::string advantage_text(const FirstMoverAdvantage& a) {
+namespace {
+
+// "; over every start (N starts): the first mover scores ..." when the book's games came from more
+// than one start (with one, the root's games say it); "" otherwise.
+std::string every_start_text(const FirstMoverAdvantage& a) {
+  if (a.starts < 2) return "";
+  std::string out = "; over every start (" + std::to_string(a.starts) + " starts): ";
+  const MoverGames& g = a.every_start;
+  if (g.score.games > 0) return out + "the first mover scores " + scored_games_text(g);
+  return out + "no finished games (" + std::to_string(g.unfinished) + " unfinished)";
+}
+
+// The line without the every-start part.
+std::string root_text(const FirstMoverAdvantage& a) {
   if (!a.has_root) return "First mover: the book has no root position";
   std::string out = "First mover: " + a.side;
   const MoverGames& g = a.games;
   if (g.score.games > 0) {
-    out += " scores " + score_text(g.score) + " over " + games_word(g.score.games) + " (" +
-           std::to_string(g.wins) + " won, " + std::to_string(g.draws) + " drawn, " +
-           std::to_string(g.losses) + " lost";
-    if (g.unfinished > 0) out += "; " + std::to_string(g.unfinished) + " unfinished not counted";
-    out += ")";
+    out += " scores " + scored_games_text(g);
   } else if (g.unfinished > 0) {
     out += ": no finished games at the root (" + std::to_string(g.unfinished) + " unfinished)";
   } else {
@@ -184,6 +231,12 @@ std::string advantage_text(const FirstMoverAdvantage& a) {
   return out;
 }
 
+}  // namespace
+
+std::string advantage_text(const FirstMoverAdvantage& a) {
+  return root_text(a) + every_start_text(a);
+}
+
 serve::Json advantage_json(const FirstMoverAdvantage& a) {
   serve::Json j{{"side", a.side}, {"mover", a.mover}, {"hasRoot", a.has_root}};
   if (a.has_root) {
@@ -199,6 +252,11 @@ serve::Json advantage_json(const FirstMoverAdvantage& a) {
     for (const FirstMove& m : a.by_games) g.push_back(move_json(m));
     j["bySearch"] = std::move(s);
     j["byGames"] = std::move(g);
+  }
+  if (a.every_start.score.games > 0 || a.every_start.unfinished > 0) {
+    serve::Json e = games_json(a.every_start);
+    e["starts"] = a.starts;
+    j["everyStart"] = std::move(e);
   }
   j["text"] = advantage_text(a);
   return j;

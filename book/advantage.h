@@ -28,6 +28,9 @@ struct MoverGames {
 
 // From `stats` for player `mover`. Throws BookError when the counts do not add up (damaged book).
 MoverGames mover_games(const GameStats& stats, int mover);
+// From results already counted from the first mover's view (BookHeader.every_start). Throws
+// BookError when the counts do not add up.
+MoverGames mover_games(const MoverStats& stats);
 
 struct FirstMove {
   std::string move;
@@ -51,6 +54,12 @@ struct FirstMoverAdvantage {
   std::vector<FirstMove> by_search;
   std::vector<FirstMove> by_games;  // most played first (ties: better score first)
   size_t moves_played = 0;          // first moves with a finished game (by_games holds `top`)
+  // Every game `book stats` added, whatever its start, each from the view of the side to move at
+  // its own start (BookHeader.every_start), and how many distinct starts they came from: the
+  // advantage over all starts of a random-start game, whose root holds one start's games only.
+  // Zero for books whose statistics predate it; known with or without a root.
+  MoverGames every_start;
+  uint64_t starts = 0;
 };
 
 // The advantage at the book's root (the header's root; for a book without one, the game's start).
@@ -60,11 +69,14 @@ FirstMoverAdvantage first_mover_advantage(const OpeningBook& book, const Game& g
 
 // One line: "First mover: red scores 55.1% [53.5–56.6] over 3915 games (...); search says 53.5%
 // (book minimax 53.6%); best first moves by search: g4 53.6%, ...; by games: g4 55.0% [53.1–56.9]
-// in 2643 games, ..." (moves with fewer than 10 games are only counted there).
+// in 2643 games, ..." (moves with fewer than 10 games are only counted there). When the games
+// came from more than one start it ends "; over every start (N starts): the first mover scores
+// 53.2% [51.0–55.4] over 1920 games (...)".
 std::string advantage_text(const FirstMoverAdvantage& a);
 
 // For tools: {side, mover, root, hasRoot, games: {games, wins, draws, losses, unfinished, score,
-// low, high, interval}, searchScore, bookScore, proved, bySearch, byGames, text}.
+// low, high, interval}, searchScore, bookScore, proved, bySearch, byGames, text}, and
+// everyStart: {the same as games, starts} when the book counted games over every start.
 serve::Json advantage_json(const FirstMoverAdvantage& a);
 
 }  // namespace pincer::book

@@ -31,9 +31,24 @@ void add_stats(GameStats& into, const GameStats& from) {
   into.set_draws(into.draws() + from.draws());
 }
 
+void add_mover_result(MoverStats& s, int mover, bool finished, int winner) {
+  s.set_games(s.games() + 1);
+  if (!finished) return;
+  // As add_result: a winner other than 0, 1 or a draw (none today) counts as no result.
+  if (winner < 0) {
+    s.set_draws(s.draws() + 1);
+  } else if (winner == mover) {
+    s.set_wins(s.wins() + 1);
+  } else if (winner == 1 - mover) {
+    s.set_losses(s.losses() + 1);
+  }
+}
+
 void StatsCollector::add_game(const State& start, const std::vector<Action>& actions, bool finished,
                               int winner) {
   ++games_;
+  add_mover_result(every_start_, start.to_move(), finished, winner);
+  start_hashes_.insert(start.hash());
   std::unordered_set<uint64_t> seen;
   std::unique_ptr<State> state = start.clone();
   for (size_t ply = 0; ply <= actions.size() && static_cast<int>(ply) <= options_.max_plies;
@@ -134,7 +149,19 @@ void StatsCollector::merge_into(OpeningBook& book) const {
       add_stats(*target->mutable_stats(), stats);
     }
   }
-  book.header().set_records_read(book.header().records_read() + games_);
+  BookHeader& header = book.header();
+  header.set_records_read(header.records_read() + games_);
+  MoverStats& all = *header.mutable_every_start();
+  all.set_games(all.games() + every_start_.games());
+  all.set_wins(all.wins() + every_start_.wins());
+  all.set_draws(all.draws() + every_start_.draws());
+  all.set_losses(all.losses() + every_start_.losses());
+  // The union of the book's starts and these games', sorted (equal books give equal files).
+  std::vector<uint64_t> starts(header.start_hashes().begin(), header.start_hashes().end());
+  starts.insert(starts.end(), start_hashes_.begin(), start_hashes_.end());
+  std::sort(starts.begin(), starts.end());
+  starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
+  header.mutable_start_hashes()->Assign(starts.begin(), starts.end());
 }
 
 }  // namespace pincer::book

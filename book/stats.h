@@ -3,6 +3,8 @@
 #pragma once
 
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -20,7 +22,9 @@ struct StatsOptions {
 };
 
 // Collects games, then adds them to a book. A game counts once per position even if it passes
-// through it twice.
+// through it twice. Every game also counts, whatever its length, in the book's every-start results
+// (BookHeader.every_start: from the view of the side to move at its start) and its start's hash
+// (BookHeader.start_hashes): the first mover's advantage over all starts of a random-start game.
 class StatsCollector {
  public:
   StatsCollector(const Game& game, StatsOptions options) : game_(game), options_(options) {}
@@ -34,9 +38,14 @@ class StatsCollector {
   // A reanalysis record (GameRecord.reanalysis: a stored game searched again, not a new one) is
   // not counted.
   void add_record(const GameRecord& record);
-  // Adds the counts to `book`, creating positions with at least min_games games.
+  // Adds the counts to `book`, creating positions with at least min_games games; adds the
+  // every-start results to its header and the starts to its header's start hashes.
   void merge_into(OpeningBook& book) const;
   uint64_t games() const { return games_; }
+  // The games so far from the view of the side to move at each game's start.
+  const MoverStats& every_start() const { return every_start_; }
+  // The distinct starts of the games so far.
+  size_t starts() const { return start_hashes_.size(); }
 
  private:
   struct Entry {
@@ -49,9 +58,14 @@ class StatsCollector {
   StatsOptions options_;
   std::unordered_map<uint64_t, Entry> entries_;
   uint64_t games_ = 0;
+  MoverStats every_start_;
+  std::unordered_set<uint64_t> start_hashes_;
 };
 
 void add_result(GameStats& s, bool finished, int winner);
 void add_stats(GameStats& into, const GameStats& from);
+// One game's result from player `mover`'s view (winner 0, 1, -1 draw; `finished` false: counted
+// in games only).
+void add_mover_result(MoverStats& s, int mover, bool finished, int winner);
 
 }  // namespace pincer::book

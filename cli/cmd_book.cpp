@@ -201,6 +201,20 @@ void run_show(const BookArgs& a) {
   GamePtr game = book_game(a);
   const OpeningBook book = open_book(a, *game, false);
   const std::string position = a.position.empty() ? book.header().root() : a.position;
+  if (position.empty() && a.moves.empty() && game->random_start()) {
+    // A random-start book of statistics only has no one start to show; the first mover's
+    // advantage over every start is still there.
+    const FirstMoverAdvantage adv = first_mover_advantage(book, *game);
+    if (a.as_json) {
+      std::printf("%s\n", json{{"first_mover", json(advantage_json(adv))}}.dump(2).c_str());
+    } else {
+      std::printf(
+          "%s\n\nThe book has no root position (%s has a random start): give --position "
+          "to see a position's moves\n",
+          advantage_text(adv).c_str(), game->ruleset_name().c_str());
+    }
+    return;
+  }
   const Line line = play_line(*game, position, a.moves);
   const BookPosition* p = book.find(line.state->hash());
   if (!p) throw std::invalid_argument("the position is not in the book: " + line.state->to_text());

@@ -1,7 +1,9 @@
 // The first mover's advantage (book/advantage.h): known counts give the normal interval computed
 // here by hand, one-sided results a Wilson interval that is not zero width, a root without games
 // says so, damaged counts are refused, the rankings follow the book and the games, and a small
-// book of a shipped game carries the box in its report page and data.
+// book of a shipped game carries the box in its report page and data. Over every start: games of
+// the dice game from two starts are scored from each start's first mover in the text, the JSON
+// and the page; games from one start, and books from before, add nothing to the line.
 #include "book/advantage.h"
 
 #include <gtest/gtest.h>
@@ -287,6 +289,191 @@ TEST(FirstMoverAdvantage, ASmallBookOfARealGameShowsTheBox) {
     EXPECT_NE(html.find(" scores "), std::string::npos);
     EXPECT_NE(html.find("over " + std::to_string(finished) + " game"), std::string::npos);
   }
+}
+
+// A self-play record of the dice game from `start` (a setup string) with no moves and `winner`.
+GameRecord dice_record(const Game& game, const std::string& start, int winner) {
+  GameRecord r;
+  r.set_fingerprint(game.fingerprint());
+  r.set_start(start);
+  r.set_winner(winner);
+  return r;
+}
+
+// Games of the dice game from two starts with different first movers, scored from each start's
+// first mover: 55 won, 20 drawn, 25 lost over 100 games (player 0 won 45 and lost 35: another
+// score, so the test tells the views apart).
+TEST(FirstMoverEveryStart, ScoresTheGamesOfEveryStart) {
+  GamePtr game = load_game("dice-7x7");
+  ASSERT_TRUE(game->random_start());
+  const std::string white_first = game->draw_setup(1), black_first = "354K612/216K543 b";
+  ASSERT_EQ(game->parse_start(white_first)->to_move(), 0);
+  ASSERT_EQ(game->parse_start(black_first)->to_move(), 1);
+  StatsCollector stats(*game, StatsOptions{});
+  const auto add = [&](const std::string& start, int winner, int n) {
+    for (int i = 0; i < n; ++i) stats.add_record(dice_record(*game, start, winner));
+  };
+  add(white_first, 0, 30);   // won by white, who moved first
+  add(white_first, 1, 10);   // lost
+  add(white_first, -1, 10);  // cut at the move limit: drawn
+  add(black_first, 1, 25);   // won by black, who moved first
+  add(black_first, 0, 15);   // lost
+  add(black_first, -1, 10);
+  GameRecord reanalysis = dice_record(*game, black_first, 1);  // not a game: not counted
+  reanalysis.mutable_reanalysis()->set_chunk("0000000000001-sp-000000.chunk");
+  stats.add_record(reanalysis);
+  EXPECT_EQ(stats.games(), 100u);
+  EXPECT_EQ(stats.starts(), 2u);
+
+  // A book of statistics only: a random-start game has no root, the header has every start.
+  OpeningBook book(*game);
+  stats.merge_into(book);
+  const FirstMoverAdvantage a = first_mover_advantage(book, *game);
+  EXPECT_FALSE(a.has_root);
+  EXPECT_EQ(a.starts, 2u);
+  EXPECT_EQ(a.every_start.wins, 55u);
+  EXPECT_EQ(a.every_start.draws, 20u);
+  EXPECT_EQ(a.every_start.losses, 25u);
+  EXPECT_EQ(a.every_start.unfinished, 0u);
+  EXPECT_EQ(a.every_start.score.games, 100);
+  // Score 0.65; one game's variance (55 * 0.35² + 20 * 0.15² + 25 * 0.65²) / 100 = 0.1775.
+  EXPECT_DOUBLE_EQ(a.every_start.score.score, 0.65);
+  const double half = kZ * std::sqrt(0.1775 / 100);
+  EXPECT_NEAR(a.every_start.score.score_low, 0.65 - half, 1e-12);
+  EXPECT_NEAR(a.every_start.score.score_high, 0.65 + half, 1e-12);
+  const std::string every =
+      "; over every start (2 starts): the first mover scores 65.0% [56.7\u201373.3] over 100 "
+      "games (55 won, 20 drawn, 25 lost)";
+  EXPECT_EQ(advantage_text(a), "First mover: the book has no root position" + every);
+  const serve::Json j = advantage_json(a);
+  ASSERT_TRUE(j.contains("everyStart"));
+  const serve::Json& e = j["everyStart"];
+  EXPECT_EQ(e["games"], 100);
+  EXPECT_EQ(e["wins"], 55);
+  EXPECT_EQ(e["draws"], 20);
+  EXPECT_EQ(e["losses"], 25);
+  EXPECT_EQ(e["unfinished"], 0);
+  EXPECT_EQ(e["starts"], 2);
+  EXPECT_EQ(e["score"], 0.65);
+  EXPECT_EQ(e["low"], round4(0.65 - half));
+  EXPECT_EQ(e["high"], round4(0.65 + half));
+  EXPECT_EQ(e["interval"], "normal");
+  EXPECT_EQ(j["text"], advantage_text(a));
+  // The report page's box is the text.
+  const std::string html = report_html(book, *game, ReportOptions{});
+  EXPECT_NE(html.find("<p id=\"first-mover\" class=\"first-mover\">First mover: the book has no "
+                      "root position; over every start (2 starts): the first mover scores 65.0%"),
+            std::string::npos);
+
+  // A book grown from one of the starts (its root): the root's games are that start's only, from
+  // white's view, and the line ends with every start's.
+  const std::unique_ptr<State> root = game->parse_start(white_first);
+  book.header().set_root(root->to_text());
+  book.header().set_root_hash(root->hash());
+  const FirstMoverAdvantage r = first_mover_advantage(book, *game);
+  ASSERT_TRUE(r.has_root);
+  EXPECT_EQ(r.side, "white");
+  EXPECT_EQ(r.games.wins, 30u);
+  EXPECT_EQ(r.games.draws, 10u);
+  EXPECT_EQ(r.games.losses, 10u);
+  const std::string text = advantage_text(r);
+  EXPECT_EQ(text.rfind("First mover: white scores 70.0% [", 0), 0u) << text;
+  EXPECT_NE(text.find("over 50 games (30 won, 10 drawn, 10 lost); the root is not searched"),
+            std::string::npos)
+      << text;
+  ASSERT_GT(text.size(), every.size());
+  EXPECT_EQ(text.substr(text.size() - every.size()), every) << text;
+  EXPECT_EQ(advantage_json(r)["everyStart"], e);
+}
+
+TEST(FirstMoverEveryStart, SaysSoWhenNoGameOverEveryStartFinished) {
+  GamePtr game = load_game("dice-7x7");
+  StatsCollector stats(*game, StatsOptions{});
+  stats.add_game(*game->start_state(1), {}, false, -1);
+  stats.add_game(*game->start_state(2), {}, false, -1);
+  OpeningBook book(*game);
+  stats.merge_into(book);
+  const FirstMoverAdvantage a = first_mover_advantage(book, *game);
+  EXPECT_EQ(advantage_text(a),
+            "First mover: the book has no root position; over every start (2 starts): no finished "
+            "games (2 unfinished)");
+  const serve::Json e = advantage_json(a)["everyStart"];
+  EXPECT_EQ(e["games"], 0);
+  EXPECT_EQ(e["unfinished"], 2);
+  EXPECT_FALSE(e.contains("score"));
+}
+
+// Games from the one start of tic-tac-toe: the root's games say it all, so the line is the one a
+// book from before every-start results gives (the header's fields absent), and the JSON carries
+// the count only where the book has it.
+TEST(FirstMoverEveryStart, OneStartAndOldBooksAddNothingToTheLine) {
+  GamePtr game = make_tictactoe();
+  OpeningBook book = built(game, 4);
+  StatsCollector stats(*game, StatsOptions{});
+  for (int winner : {0, 0, 1, -1}) stats.add_game(*game->initial_state(), {}, true, winner);
+  stats.merge_into(book);
+  ASSERT_EQ(book.header().start_hashes_size(), 1);
+  const FirstMoverAdvantage a = first_mover_advantage(book, *game);
+  EXPECT_EQ(a.starts, 1u);
+  EXPECT_EQ(a.every_start.score.games, 4);
+  const std::string text = advantage_text(a);
+  EXPECT_EQ(text.find("every start"), std::string::npos) << text;
+  const serve::Json j = advantage_json(a);
+  EXPECT_EQ(j["everyStart"]["starts"], 1);
+  EXPECT_EQ(j["everyStart"]["games"], j["games"]["games"]);
+
+  // The same book from before the fields: the same line, no everyStart.
+  OpeningBook old = book;
+  old.header().clear_every_start();
+  old.header().clear_start_hashes();
+  const std::string path = ::testing::TempDir() + "pincer-advantage-old.book";
+  old.save(path);
+  const OpeningBook loaded = OpeningBook::load(path, *game);
+  std::remove(path.c_str());
+  const FirstMoverAdvantage o = first_mover_advantage(loaded, *game);
+  EXPECT_EQ(o.starts, 0u);
+  EXPECT_EQ(o.every_start.score.games, 0);
+  EXPECT_EQ(o.every_start.unfinished, 0u);
+  EXPECT_EQ(advantage_text(o), text);
+  serve::Json without = j;
+  without.erase("everyStart");
+  EXPECT_EQ(advantage_json(o), without);
+}
+
+TEST(FirstMoverEveryStart, RefusesDamagedCounts) {
+  GamePtr game = make_tictactoe();
+  OpeningBook book = built(game, 4);
+  MoverStats& all = *book.header().mutable_every_start();
+  const auto refused = [&](const std::string& why) {
+    try {
+      first_mover_advantage(book, *game);
+      ADD_FAILURE() << "accepted: " << why;
+    } catch (const BookError& e) {
+      EXPECT_NE(std::string(e.what()).find("damaged book"), std::string::npos) << e.what();
+    }
+  };
+  all.set_games(5);
+  all.set_wins(3);
+  all.set_draws(2);
+  all.set_losses(1);  // 6 results in 5 games
+  refused("more results than games");
+  all.set_losses(0);
+  all.set_wins(9);  // more wins than games
+  refused("more wins than games");
+  all.set_wins(0);
+  all.set_draws(uint64_t{1} << 63);  // would wrap the sum
+  all.set_losses(uint64_t{1} << 63);
+  refused("results that wrap around");
+  all.Clear();
+  all.set_games(uint64_t{1} << 40);  // more than estimate_score counts
+  refused("too many games");
+  all.Clear();
+  all.set_games(2);
+  for (uint64_t h : {1, 2, 3}) book.header().add_start_hashes(h);  // 3 starts for 2 games
+  refused("more starts than games");
+  book.header().clear_start_hashes();
+  // Two games without a result are no damage.
+  EXPECT_EQ(first_mover_advantage(book, *game).every_start.unfinished, 2u);
 }
 
 }  // namespace

@@ -348,6 +348,13 @@ TEST(BookStats, CountsGamesFromRecords) {
   ASSERT_NE(a1b1, nullptr);
   EXPECT_EQ(a1b1->stats().games(), 2u);
   EXPECT_EQ(book.header().records_read(), 3u);
+  // Over every start: the three games from the one start, from x's view (x moves first).
+  EXPECT_EQ(book.header().every_start().games(), 3u);
+  EXPECT_EQ(book.header().every_start().wins(), 1u);
+  EXPECT_EQ(book.header().every_start().draws(), 1u);
+  EXPECT_EQ(book.header().every_start().losses(), 1u);
+  ASSERT_EQ(book.header().start_hashes_size(), 1);
+  EXPECT_EQ(book.header().start_hashes(0), game->initial_state()->hash());
 
   // A later build keeps the statistics of the positions it searches.
   mcts::UniformEvaluator eval;
@@ -397,6 +404,76 @@ TEST(BookStats, CountsSelfPlayRecords) {
   EXPECT_EQ(p->stats().draws(), 1u);
   ASSERT_EQ(p->moves_size(), 1);
   EXPECT_EQ(p->moves(0).text(), "c3");
+}
+
+// Every game counts in the header's every-start results from the view of the side to move at its
+// own start, whatever its length (max_plies 0 counts positions at the start only), and its start
+// counts once however many games began there and however many `stats` passes added them.
+TEST(BookStats, TalliesEveryGameFromItsOwnStart) {
+  GamePtr game = make_tictactoe();
+  // Two starts: the game's (x to move) and the position after a1 (o to move), read back from its
+  // text as a record's start is.
+  const std::unique_ptr<State> x_first = game->initial_state();
+  const std::unique_ptr<State> o_first = game->parse_start(after(*game, {"a1"})->to_text());
+  ASSERT_EQ(x_first->to_move(), 0);
+  ASSERT_EQ(o_first->to_move(), 1);
+  const Action b2 = game->parse_action(*o_first, "b2");
+  StatsCollector stats(*game, StatsOptions{0, 1});
+  stats.add_game(*x_first, {b2}, true, 0);  // x moved first and won: a win
+  stats.add_game(*x_first, {}, true, -1);   // a draw
+  stats.add_game(*o_first, {b2}, true, 0);  // o moved first, x won: a loss
+  stats.add_game(*o_first, {b2}, true, 1);  // o moved first and won: a win
+  stats.add_game(*o_first, {}, false, -1);  // no result: a game only
+  GameRecord cut;                           // a self-play game cut at the move limit: a draw
+  cut.set_fingerprint(game->fingerprint());
+  cut.set_start(o_first->to_text());
+  cut.add_moves()->set_action(b2);
+  cut.set_winner(-1);
+  stats.add_record(cut);
+  GameRecord again = cut;  // its reanalysis: not a game
+  again.mutable_reanalysis()->set_chunk("0000000000001-sp-000000.chunk");
+  stats.add_record(again);
+  EXPECT_EQ(stats.games(), 6u);
+  EXPECT_EQ(stats.starts(), 2u);
+  EXPECT_EQ(stats.every_start().games(), 6u);
+  EXPECT_EQ(stats.every_start().wins(), 2u);
+  EXPECT_EQ(stats.every_start().draws(), 2u);
+  EXPECT_EQ(stats.every_start().losses(), 1u);
+
+  OpeningBook book(*game);
+  stats.merge_into(book);
+  const MoverStats& all = book.header().every_start();
+  EXPECT_EQ(all.games(), 6u);
+  EXPECT_EQ(all.wins(), 2u);
+  EXPECT_EQ(all.draws(), 2u);
+  EXPECT_EQ(all.losses(), 1u);
+  EXPECT_EQ(book.header().records_read(), all.games());
+  std::vector<uint64_t> starts{x_first->hash(), o_first->hash()};
+  std::sort(starts.begin(), starts.end());
+  EXPECT_EQ(std::vector<uint64_t>(book.header().start_hashes().begin(),
+                                  book.header().start_hashes().end()),
+            starts);
+
+  // A second pass from a known start and a new one: the games add up, the starts are the union.
+  const std::unique_ptr<State> third = game->parse_start(after(*game, {"b2"})->to_text());
+  StatsCollector more(*game, StatsOptions{});
+  more.add_game(*x_first, {}, true, 1);  // x moved first, o won: a loss
+  more.add_game(*third, {}, true, 1);    // o moves first after b2 and won: a win
+  more.merge_into(book);
+  EXPECT_EQ(book.header().every_start().games(), 8u);
+  EXPECT_EQ(book.header().every_start().wins(), 3u);
+  EXPECT_EQ(book.header().every_start().losses(), 2u);
+  ASSERT_EQ(book.header().start_hashes_size(), 3);
+  EXPECT_TRUE(
+      std::is_sorted(book.header().start_hashes().begin(), book.header().start_hashes().end()));
+
+  // Kept by a save and load.
+  const std::string path = scratch_path("book", "every-start.book");
+  book.save(path);
+  const OpeningBook loaded = OpeningBook::load(path, *game);
+  EXPECT_EQ(loaded.header().every_start().SerializeAsString(),
+            book.header().every_start().SerializeAsString());
+  EXPECT_EQ(loaded.header().start_hashes_size(), 3);
 }
 
 // A reanalysis record (selfplay.reanalyse_share) repeats a stored game with new targets: the game

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end checks of `pincer book`: build (resumed), show, export, stats from match records, the
 # first mover's box in show, JSON, export and report (--max-plies), refusal under other rules and
-# of damaged books. Usage: book.sh PINCER SOURCE_DIR
+# of damaged books; the first mover over every start of the dice game's games. Usage: book.sh
+# PINCER SOURCE_DIR
 set -u
 pincer=$1
 src=${2:-.}
@@ -51,6 +52,9 @@ contains "show: the search's value" "search says" "$out"
 contains "show: best first moves" "best first moves by search:" "$out"
 fm=$("$pincer" book show --book "$book" --json | python3 -c 'import json,sys; g=json.load(sys.stdin)["first_mover"]["games"]; print(g["games"], g["unfinished"], int(0 <= g["low"] <= g["score"] <= g["high"] <= 1 and g["low"] < g["high"]))')
 check "show json: the box's games, unfinished, interval" "4 4 1" "$fm"
+# One start (SE!ZE's): every start's games are the root's, and the line does not repeat them.
+check "show: one start, no every-start part" 0 "$(printf '%s\n' "$out" | head -1 | grep -c 'every start')"
+check "show json: every start's games, one start" "4 4 1" "$("$pincer" book show --book "$book" --json | python3 -c 'import json,sys; e=json.load(sys.stdin)["first_mover"]["everyStart"]; print(e["games"], e["unfinished"], e["starts"])')"
 check "export json: the box" "$side" "$("$pincer" book export --book "$book" --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)["first_mover"]["side"])')"
 out=$("$pincer" book report --book "$book" --out "$dir/report.html")
 contains "report: prints the box" "First mover: $side scores" "$out"
@@ -87,6 +91,44 @@ contains "bad book named" "$dir/bad.book" "$out"
 out=$("$pincer" book show --rules seize-reference --book "$book" 2>&1)
 check "other rules refused" 1 "$?"
 contains "refusal names fingerprints" "fingerprint" "$out"
+
+# The dice game draws a start per game: a book of its games' statistics has no root, and the first
+# mover's results over every start are each game's from the side to move at its own start.
+"$pincer" --log-level warn match --rules dice-6x6 --a random --b greedy --games 6 --seed 3 --sgn "$dir/dice" >/dev/null 2>&1
+out=$("$pincer" --log-level error book stats --rules dice-6x6 --book "$dir/dice.book" --games "$dir/dice")
+contains "dice stats read" "6 games" "$out"
+# Expected from the records: each game's [Position] (side to move after the board) and [Result].
+expected=$(python3 - "$dir"/dice/*.sgn <<'PY'
+import re, sys
+starts, won, drawn, lost, unfinished = set(), 0, 0, 0, 0
+for path in sys.argv[1:]:
+    tags = dict(re.findall(r'^\[(\w+) "([^"]*)"\]', open(path).read(), re.M))
+    position = tags["Position"]
+    starts.add(position)
+    mover = {"w": "white", "b": "black"}[position.split()[1]]
+    result = tags.get("Result", "*")
+    if result == "draw": drawn += 1
+    elif result == mover: won += 1
+    elif result in ("white", "black"): lost += 1
+    else: unfinished += 1
+print(won + drawn + lost, won, drawn, lost, unfinished, len(starts))
+PY
+)
+actual=$("$pincer" book show --book "$dir/dice.book" --json | python3 -c 'import json,sys; e=json.load(sys.stdin)["first_mover"]["everyStart"]; print(e["games"], e["wins"], e["draws"], e["losses"], e["unfinished"], e["starts"])')
+check "dice: every start's games from each first mover" "$expected" "$actual"
+starts=${expected##* }
+out=$("$pincer" book show --book "$dir/dice.book")
+check "dice show: no root, yet the box" 0 "$?"
+if [ "$starts" -gt 1 ]; then
+  contains "dice show: over every start" "First mover: the book has no root position; over every start ($starts starts): the first mover scores" "$out"
+else
+  printf 'FAIL dice: the six games came from one start (%s); pick another --seed\n' "$expected"
+  failures=$((failures + 1))
+fi
+contains "dice show: how to see a position" "give --position" "$out"
+"$pincer" book report --book "$dir/dice.book" --out "$dir/dice.html" >/dev/null
+check "dice report: the page's box" 1 "$(grep -c "<p id=\"first-mover\" class=\"first-mover\">First mover: the book has no root position; over every start ($starts starts)" "$dir/dice.html")"
+check "dice export json: every start" "$starts" "$("$pincer" book export --book "$dir/dice.book" --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)["first_mover"]["everyStart"]["starts"])')"
 
 # The shipped books (models/*.book) load under today's rulesets and show their first mover.
 for shipped in "$src"/models/*.book; do
