@@ -322,13 +322,14 @@ class TrainingLoop {
 
   // A self-play metrics row and the report every minute; the status line when due.
   void log_and_report() {
-    if (steady_seconds() - last_log_ >= 60) {
-      last_log_ = steady_seconds();
+    const double now = steady_seconds();
+    if (now - last_log_ >= 60) {
+      last_log_ = now;
       metrics_.selfplay();
     }
-    if (steady_seconds() - last_report_ >= 60) {
+    if (now - last_report_ >= 60) {
       write_report(dir_);
-      last_report_ = steady_seconds();
+      last_report_ = steady_seconds();  // after the write: a slow write does not shorten the wait
     }
     if (!status_.due(false)) return;
     const SelfPlayStats s = selfplay_.stats();
