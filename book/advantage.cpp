@@ -62,45 +62,45 @@ serve::Json move_json(const FirstMove& m) {
   return j;
 }
 
+// Whether three result counts fit `games` games, and games fits an int (estimate_score's type).
+// Overflow-safe: the sum is taken only once each count is at most games.
+bool counts_fit(uint64_t a, uint64_t b, uint64_t c, uint64_t games) {
+  return games <= static_cast<uint64_t>(INT_MAX) && a <= games && b <= games && c <= games &&
+         a + b + c <= games;
+}
+
+// Counts already checked by counts_fit: the games not won, drawn or lost are unfinished.
+MoverGames scored_games(uint64_t wins, uint64_t draws, uint64_t losses, uint64_t games) {
+  MoverGames g;
+  g.wins = wins;
+  g.draws = draws;
+  g.losses = losses;
+  g.unfinished = games - wins - draws - losses;
+  g.score =
+      estimate_score(static_cast<int>(wins), static_cast<int>(draws), static_cast<int>(losses));
+  return g;
+}
+
 }  // namespace
 
 MoverGames mover_games(const MoverStats& s) {
-  const uint64_t results = s.wins() + s.draws() + s.losses();
-  // Overflow-safe as above: every count is at most games, and games fits an int.
-  if (s.wins() > s.games() || s.draws() > s.games() || s.losses() > s.games() ||
-      results > s.games() || s.games() > static_cast<uint64_t>(INT_MAX)) {
+  if (!counts_fit(s.wins(), s.draws(), s.losses(), s.games())) {
     throw BookError("damaged book: the every-start statistics' " + std::to_string(s.wins()) +
                     " wins, " + std::to_string(s.draws()) + " draws and " +
                     std::to_string(s.losses()) + " losses do not fit " + std::to_string(s.games()) +
                     " games");
   }
-  MoverGames g;
-  g.wins = s.wins();
-  g.draws = s.draws();
-  g.losses = s.losses();
-  g.unfinished = s.games() - results;
-  g.score = estimate_score(static_cast<int>(g.wins), static_cast<int>(g.draws),
-                           static_cast<int>(g.losses));
-  return g;
+  return scored_games(s.wins(), s.draws(), s.losses(), s.games());
 }
 
 MoverGames mover_games(const GameStats& s, int mover) {
-  const uint64_t results = s.wins0() + s.wins1() + s.draws();
-  // Overflow-safe: every count is at most games, and games fits an int (estimate_score's type).
-  if (s.wins0() > s.games() || s.wins1() > s.games() || s.draws() > s.games() ||
-      results > s.games() || s.games() > static_cast<uint64_t>(INT_MAX)) {
+  if (!counts_fit(s.wins0(), s.wins1(), s.draws(), s.games())) {
     throw BookError("damaged book: game statistics " + std::to_string(s.wins0()) + " + " +
                     std::to_string(s.wins1()) + " wins and " + std::to_string(s.draws()) +
                     " draws do not fit " + std::to_string(s.games()) + " games");
   }
-  MoverGames g;
-  g.wins = mover == 0 ? s.wins0() : s.wins1();
-  g.losses = mover == 0 ? s.wins1() : s.wins0();
-  g.draws = s.draws();
-  g.unfinished = s.games() - results;
-  g.score = estimate_score(static_cast<int>(g.wins), static_cast<int>(g.draws),
-                           static_cast<int>(g.losses));
-  return g;
+  return mover == 0 ? scored_games(s.wins0(), s.draws(), s.wins1(), s.games())
+                    : scored_games(s.wins1(), s.draws(), s.wins0(), s.games());
 }
 
 FirstMoverAdvantage first_mover_advantage(const OpeningBook& book, const Game& game, size_t top) {

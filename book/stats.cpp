@@ -31,6 +31,13 @@ void add_stats(GameStats& into, const GameStats& from) {
   into.set_draws(into.draws() + from.draws());
 }
 
+void add_mover_stats(MoverStats& into, const MoverStats& from) {
+  into.set_games(into.games() + from.games());
+  into.set_wins(into.wins() + from.wins());
+  into.set_draws(into.draws() + from.draws());
+  into.set_losses(into.losses() + from.losses());
+}
+
 void add_mover_result(MoverStats& s, int mover, bool finished, int winner) {
   s.set_games(s.games() + 1);
   if (!finished) return;
@@ -151,11 +158,7 @@ void StatsCollector::merge_into(OpeningBook& book) const {
   }
   BookHeader& header = book.header();
   header.set_records_read(header.records_read() + games_);
-  MoverStats& all = *header.mutable_every_start();
-  all.set_games(all.games() + every_start_.games());
-  all.set_wins(all.wins() + every_start_.wins());
-  all.set_draws(all.draws() + every_start_.draws());
-  all.set_losses(all.losses() + every_start_.losses());
+  add_mover_stats(*header.mutable_every_start(), every_start_);
   // The union of the book's starts and these games', sorted (equal books give equal files).
   std::vector<uint64_t> starts(header.start_hashes().begin(), header.start_hashes().end());
   starts.insert(starts.end(), start_hashes_.begin(), start_hashes_.end());

@@ -64,6 +64,7 @@ class StatsCollector {
 
 void add_result(GameStats& s, bool finished, int winner);
 void add_stats(GameStats& into, const GameStats& from);
+void add_mover_stats(MoverStats& into, const MoverStats& from);
 // One game's result from player `mover`'s view (winner 0, 1, -1 draw; `finished` false: counted
 // in games only).
 void add_mover_result(MoverStats& s, int mover, bool finished, int winner);
