@@ -5,15 +5,34 @@ import { drawBoard, drawGraph } from '/board.js';
 const $ = (id) => document.getElementById(id);
 let info = null;
 
+// A 503 ("busy: ...") means the server did not take the request up (too many connections from
+// this address, a full queue): it is sent again after the Retry-After the server asks for (1 s
+// when it names none), at most BUSY_RETRIES times, then its message is shown.
+const BUSY_RETRIES = 3;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
 async function api(method, path, body) {
-  const res = await fetch(path, {
-    method,
-    headers: body ? { 'Content-Type': 'application/json' } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const data = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
-  if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
-  return data;
+  for (let attempt = 0; ; ++attempt) {
+    const res = await fetch(path, {
+      method,
+      headers: body ? { 'Content-Type': 'application/json' } : {},
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const data = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
+    if (res.status === 503 && attempt < BUSY_RETRIES) {
+      const wait = Number(res.headers.get('Retry-After'));
+      await sleep(1000 * (wait > 0 && wait <= 10 ? wait : 1));
+      continue;
+    }
+    if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
+    return data;
+  }
+}
+
+// Stops the shown position's analysis: its answers would overwrite what the status says.
+function stopAnalysis() {
+  if (an.stream) an.stream.close();
+  an.stream = null;
 }
 
 const rulesetOf = (rules) => info.rulesets.find((r) => r.rules === rules);
@@ -276,7 +295,7 @@ async function loadPosition() {
     state = await api('POST', '/api/position', { rules: an.rules, position: an.position || undefined,
                                                  moves: an.moves.slice(0, an.cursor) });
   } catch (e) {
-    if (serial === loadSerial) $('an-status').textContent = e.message;
+    if (serial === loadSerial) { stopAnalysis(); $('an-status').textContent = e.message; }
     return;
   }
   if (serial !== loadSerial) return;
@@ -486,7 +505,10 @@ async function loadInput() {
       an.moves = [];
     }
   } catch (e) {
-    $('an-status').textContent = e.message;
+    // The message stays: what was loading or analysing before is dropped.
+    ++loadSerial;
+    stopAnalysis();
+    $('an-status').textContent = `not loaded: ${e.message}`;
     return;
   }
   an.cursor = an.moves.length;
@@ -566,7 +588,7 @@ function markMove(li, i) {
 async function reviewPlayed() {
   const g = play.game;
   if (!g) return;
-  if (an.stream) { an.stream.close(); an.stream = null; }
+  stopAnalysis();
   stopGraph();
   an.rules = g.rules;
   $('an-rules').value = g.rules;
@@ -627,7 +649,7 @@ async function main() {
     renderPlay();
   });
   $('an-rules').addEventListener('change', () => {
-    if (an.stream) { an.stream.close(); an.stream = null; }  // its answers are about the old game
+    stopAnalysis();  // its answers are about the old game
     stopGraph();
     an.rules = $('an-rules').value; an.position = ''; an.moves = []; an.cursor = 0; an.graph = []; an.top = null;
     clearReview();
