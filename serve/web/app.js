@@ -7,17 +7,26 @@ let info = null;
 
 // A 503 ("busy: ...") means the server did not take the request up (too many connections from
 // this address, a full queue): it is sent again after the Retry-After the server asks for (1 s
-// when it names none), at most BUSY_RETRIES times, then its message is shown.
+// when it names none), at most BUSY_RETRIES times, then its message is shown. Every request has
+// a deadline (`seconds`; a bot's move and a review search for longer), so that a server that
+// never answers shows a message instead of a page that waits forever.
 const BUSY_RETRIES = 3;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function api(method, path, body) {
+async function api(method, path, body, seconds = 60) {
   for (let attempt = 0; ; ++attempt) {
-    const res = await fetch(path, {
-      method,
-      headers: body ? { 'Content-Type': 'application/json' } : {},
-      body: body ? JSON.stringify(body) : undefined,
-    });
+    let res;
+    try {
+      res = await fetch(path, {
+        method,
+        headers: body ? { 'Content-Type': 'application/json' } : {},
+        body: body ? JSON.stringify(body) : undefined,
+        signal: AbortSignal.timeout(seconds * 1000),
+      });
+    } catch (e) {
+      if (e.name === 'TimeoutError') throw new Error(`no answer from the server in ${seconds} s`);
+      throw new Error(`the server cannot be reached (${e.message})`);
+    }
     const data = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
     if (res.status === 503 && attempt < BUSY_RETRIES) {
       const wait = Number(res.headers.get('Retry-After'));
@@ -197,7 +206,7 @@ async function botIfNeeded() {
     play.busy = true;
     renderPlay();
     try {
-      const r = await api('POST', `/api/game/${play.game.id}/bot`);
+      const r = await api('POST', `/api/game/${play.game.id}/bot`, undefined, 3600);
       play.game = r.game;
     } catch (e) {
       play.busy = false;
@@ -541,7 +550,8 @@ async function runReview() {
   $('an-review-sides').querySelector('tbody').replaceChildren();
   let r;
   try {
-    r = await api('POST', '/api/review', { rules: an.rules, position: an.position || undefined, moves: an.moves });
+    r = await api('POST', '/api/review', { rules: an.rules, position: an.position || undefined, moves: an.moves },
+                  3600);
   } catch (e) {
     if (serial === reviewSerial) $('an-review-status').textContent = `review: ${e.message}`;
     return;

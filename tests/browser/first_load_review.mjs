@@ -44,7 +44,23 @@ async function newPage(viewport) {
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   page.on('response', (r) => { if (r.status() >= 400) refused.push(`${r.status()} ${r.request().method()} ${r.url()}`); });
+  page.on('request', (r) => pending.set(r, Date.now()));
+  page.on('requestfinished', (r) => pending.delete(r));
+  page.on('requestfailed', (r) => pending.delete(r));
   return page;
+}
+// Requests sent and not yet answered (streams stay here while open), to say why a wait failed.
+const pending = new Map();
+function unanswered() {
+  return [...pending].map(([r, t]) => `${r.method()} ${r.url().replace(base, '').slice(0, 60)} (${Date.now() - t} ms)`);
+}
+// What the analysis page shows, and what the browser still waits for.
+async function analysisState(page) {
+  const shown = await page.evaluate(() => ({ status: document.getElementById('an-status').textContent,
+                                              turn: document.getElementById('an-turn').textContent,
+                                              moves: document.querySelectorAll('#an-moves li').length }));
+  return `${JSON.stringify(shown)}; unanswered requests: ${JSON.stringify(unanswered())}; ` +
+         `refused requests: ${JSON.stringify(refused)}; page errors: ${JSON.stringify(errors)}`;
 }
 // Waits until the play page shows a game with the user to move; returns the game.
 async function userToMove(page) {
@@ -243,8 +259,12 @@ try {
   ++expectedRefusals;
   await phone.tap('#an-reset');
   await phone.tap('#an-load');
-  await phone.waitForFunction(() => document.getElementById('an-status').textContent.startsWith('not loaded: '),
-                              { timeout: 30000 });
+  try {
+    await phone.waitForFunction(() => document.getElementById('an-status').textContent.startsWith('not loaded: '),
+                                { timeout: 30000 });
+  } catch (e) {
+    fail(`phone: a damaged record was not refused in 30 s: ${await analysisState(phone)}`);
+  }
   await new Promise((resolve) => setTimeout(resolve, 2000));
   const damaged = await phone.$eval('#an-status', (e) => e.textContent);
   if (!damaged.startsWith('not loaded: ')) fail(`phone: a damaged record's message was replaced by "${damaged}"`);
@@ -255,11 +275,7 @@ try {
     await phone.waitForFunction((n) => document.querySelectorAll('#an-moves li').length === n, { timeout: 30000 },
                                 played.moves.length);
   } catch (e) {
-    const shown = await phone.evaluate(() => ({ status: document.getElementById('an-status').textContent,
-                                                 turn: document.getElementById('an-turn').textContent,
-                                                 moves: document.querySelectorAll('#an-moves li').length }));
-    fail(`phone: the record's ${played.moves.length} moves not listed in 30 s: ${JSON.stringify(shown)}; ` +
-         `refused requests: ${JSON.stringify(refused)}; page errors: ${JSON.stringify(errors)}`);
+    fail(`phone: the record's ${played.moves.length} moves not listed in 30 s: ${await analysisState(phone)}`);
   }
   await phone.tap('#an-review-button');
   await phone.waitForFunction(() => document.getElementById('an-review-status').dataset.done === '1', { timeout: 120000 });
