@@ -433,7 +433,7 @@ function firstSideValue(r, sides) {
 }
 
 function analyseCurrent() {
-  if (an.stream) an.stream.close();
+  stopAnalysis();
   const query = { id: 'page', rules: an.rules, moves: an.moves.slice(0, an.cursor),
                   maxVisits: 100000, maxTime: 5, reportDuringSearchEvery: 0.5 };
   if (an.position) query.position = an.position;

@@ -34,9 +34,11 @@ const browser = await puppeteer.launch({
   args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
 });
 const errors = [];
-// Requests the server refused (status 400 and above), to say why a step failed; `expected` counts
-// the refusals a step asks for on purpose (chromium logs each as a console error too).
+// Requests the server refused (status 400 and above) and those sent and not yet answered (streams
+// stay there while open), to say why a step failed; `expectedRefusals` counts the refusals a step
+// asks for on purpose (chromium logs each as a console error too).
 const refused = [];
+const pending = new Map();
 let expectedRefusals = 0;
 async function newPage(viewport) {
   const page = await browser.newPage();
@@ -49,8 +51,6 @@ async function newPage(viewport) {
   page.on('requestfailed', (r) => pending.delete(r));
   return page;
 }
-// Requests sent and not yet answered (streams stay here while open), to say why a wait failed.
-const pending = new Map();
 function unanswered() {
   return [...pending].map(([r, t]) => `${r.method()} ${r.url().replace(base, '').slice(0, 60)} (${Date.now() - t} ms)`);
 }
