@@ -1,18 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end checks of `pincer analyze`: a line per answer, errors by field, the process goes on
 # after bad lines, a missing analyser is refused. Usage: analyze.sh PINCER SOURCE_DIR
-set -u
-pincer=$1
-failures=0
-check() {
-  if [ "$2" != "$3" ]; then
-    printf 'FAIL %s\n  expected: %s\n  actual:   %s\n' "$1" "$2" "$3"
-    failures=$((failures + 1))
-  fi
-}
-contains() {
-  case "$3" in *"$2"*) ;; *) printf 'FAIL %s: no "%s" in:\n%s\n' "$1" "$2" "$3"; failures=$((failures + 1)) ;; esac
-}
+source "$(dirname "$0")/lib.sh"
 
 out=$(printf '%s\n' '{oops' '{"id":"a","moves":["c2"],"maxVisits":20}' '{"id":"b","moves":["c2","c2"]}' \
   '{"id":"c","action":"query_version"}' '' '{"id":"d","analyzeTurns":[0,1],"moves":["c2"],"maxVisits":10}' |
@@ -42,5 +31,4 @@ contains "no analyser message" "give --model PATH (per --rules) or --player SPEC
 err=$("$pincer" analyze --rules seize-v0 --player greedy 2>&1 </dev/null)
 contains "classical analyser kinds" 'analysis needs an "alphabeta:" or "mcts:" player' "$err"
 
-[ $failures -eq 0 ] && echo "analyze CLI: all checks passed"
-exit $((failures > 0))
+finish "analyze CLI: all checks passed"

@@ -3,19 +3,8 @@
 # first mover's box in show, JSON, export and report (--max-plies), refusal under other rules and
 # of damaged books; the first mover over every start of the dice game's games. Usage: book.sh
 # PINCER SOURCE_DIR
-set -u
-pincer=$1
+source "$(dirname "$0")/lib.sh"
 src=${2:-.}
-failures=0
-check() {
-  if [ "$2" != "$3" ]; then
-    printf 'FAIL %s\n  expected: %s\n  actual:   %s\n' "$1" "$2" "$3"
-    failures=$((failures + 1))
-  fi
-}
-contains() {
-  case "$3" in *"$2"*) ;; *) printf 'FAIL %s: no "%s" in:\n%s\n' "$1" "$2" "$3"; failures=$((failures + 1)) ;; esac
-}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 book=$dir/seize.book

@@ -1,18 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end checks of the pincer binary on corners: perft, the moves protocol, show, rules.
 # Usage: corners.sh PINCER SOURCE_DIR
-set -u
-pincer=$1
-failures=0
-check() {
-  if [ "$2" != "$3" ]; then
-    printf 'FAIL %s\n  expected: %s\n  actual:   %s\n' "$1" "$2" "$3"
-    failures=$((failures + 1))
-  fi
-}
-contains() {
-  case "$3" in *"$2"*) ;; *) printf 'FAIL %s: no "%s" in:\n%s\n' "$1" "$2" "$3"; failures=$((failures + 1)) ;; esac
-}
+source "$(dirname "$0")/lib.sh"
 
 check "perft" "depth=1 nodes=88 depth=2 nodes=7744 depth=3 nodes=721140" \
   "$("$pincer" perft --rules corners --depth 3 | sed 's/ time=.*//' | tr '\n' ' ' | sed 's/ $//')"

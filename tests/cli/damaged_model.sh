@@ -3,12 +3,9 @@
 # or a torch backtrace: not a model at all, cut short inside the checked header, a payload whose
 # checksum does not match. Skipped (77) without the torch library.
 # Usage: damaged_model.sh PINCER SOURCE_DIR
-set -u
-pincer=$1
-[ -f "$(dirname "$pincer")/pincer-torch.so" ] || exit 77
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
+source "$(dirname "$0")/lib.sh"
+need_torch
+make_tmp
 check() {  # name, file, expected text
   out=$("$pincer" match --rules seize-v0 --a "net:model=$2" --b random --games 2 2>&1)
   status=$?
@@ -23,5 +20,4 @@ check "cut" "$tmp/cut.pt" "model file $tmp/cut.pt is cut short"
 # Header version 1, kind 1 (model), length 4, XXH64 0 (wrong), then 4 payload bytes.
 printf '\x89PINCER\n\x01\0\0\0\x01\0\0\0\x04\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0abcd' > "$tmp/flipped.pt"
 check "checksum" "$tmp/flipped.pt" "model file $tmp/flipped.pt is damaged (checksum mismatch)"
-[ $failures -eq 0 ] && echo "all damaged model checks passed"
-exit $((failures > 0))
+finish "all damaged model checks passed"

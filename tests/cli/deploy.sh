@@ -3,11 +3,8 @@
 # manifests parse as YAML with a selector that matches each workload's pod labels, and the
 # data-parallel trainer options they use exist.
 # Usage: deploy.sh PINCER SOURCE_DIR
-set -u
-pincer=$1
+source "$(dirname "$0")/lib.sh"
 src=$2
-failures=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
 
 for f in "$src"/deploy/slurm/*.sbatch; do
   bash -n "$f" || fail "bash -n $f"
@@ -43,5 +40,4 @@ if [ -f "$(dirname "$pincer")/pincer-torch.so" ]; then
     case "$help" in *"$option"*) ;; *) fail "pincer trainer has no $option" ;; esac
   done
 fi
-[ $failures -eq 0 ] && echo "deploy: all passed"
-exit $((failures > 0))
+finish "deploy: all passed"

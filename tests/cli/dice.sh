@@ -3,18 +3,7 @@
 # the moves protocol (startpos refused for a random start), show, rules, play and match from
 # drawn starts, SGN records that carry the start.
 # Usage: dice.sh PINCER SOURCE_DIR
-set -u
-pincer=$1
-failures=0
-check() {
-  if [ "$2" != "$3" ]; then
-    printf 'FAIL %s\n  expected: %s\n  actual:   %s\n' "$1" "$2" "$3"
-    failures=$((failures + 1))
-  fi
-}
-contains() {
-  case "$3" in *"$2"*) ;; *) printf 'FAIL %s: no "%s" in:\n%s\n' "$1" "$2" "$3"; failures=$((failures + 1)) ;; esac
-}
+source "$(dirname "$0")/lib.sh"
 
 check "perft setup" "depth=1 nodes=8 depth=2 nodes=64 depth=3 nodes=664" \
   "$("$pincer" perft --rules dice-7x7 --position '354K612/216K543' --depth 3 | sed 's/ time=.*//' | tr '\n' ' ' | sed 's/ $//')"

@@ -7,15 +7,12 @@
 # taking over at step 350), so kills land during the distillation too; the last session runs until
 # the grown network has taken over, and the checkpoint must hold it.
 # Usage: kill_resume.sh PINCER SOURCE_DIR [KILLS]
-set -u
-pincer=$1
+source "$(dirname "$0")/lib.sh"
 kills=${3:-${PINCER_KILLS:-6}}
-[ -f "$(dirname "$pincer")/pincer-torch.so" ] || { echo "no torch part of pincer: skipped"; exit 0; }
+need_torch 0
 tmp=$(mktemp -d)
 pid=0
 trap '[ "$pid" -gt 0 ] && kill -9 "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
-failures=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
 
 cp "$2/tests/support/seize-micro.textproto" "$tmp/config.textproto"
 growth=${PINCER_KILL_GROWTH:-0}

@@ -3,21 +3,9 @@
 # held fixed, and added to a copy of the file; the players already there keep their entries; bad
 # requests (a player already on it, an opponent not on it, --against without --extend) are
 # refused with a message and write nothing. Usage: ladder_extend.sh PINCER SOURCE_DIR
-set -u
-pincer=$1
+source "$(dirname "$0")/lib.sh"
 src=$2
-failures=0
-check() {
-  if [ "$2" != "$3" ]; then
-    printf 'FAIL %s\n  expected: %s\n  actual:   %s\n' "$1" "$2" "$3"
-    failures=$((failures + 1))
-  fi
-}
-contains() {
-  case "$3" in *"$2"*) ;; *) printf 'FAIL %s: no "%s" in:\n%s\n' "$1" "$2" "$3"; failures=$((failures + 1)) ;; esac
-}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+make_tmp
 ladder=$src/configs/ladders/seize-reference.textproto
 
 out=$("$pincer" ladder --extend "$ladder" --players alphabeta:depth=1,hash=1 --against random \
@@ -50,5 +38,4 @@ check "a missing ladder: exit status" 1 $?
 contains "a missing ladder" "ladder file $tmp/missing.textproto" "$out"
 [ -e "$tmp/bad.textproto" ] && { echo "FAIL a refused request wrote a file"; failures=$((failures + 1)); }
 
-[ $failures -eq 0 ] && echo "ladder --extend: all checks passed"
-exit $((failures > 0))
+finish "ladder --extend: all checks passed"

@@ -2,22 +2,10 @@
 # scripts/loss-analysis.py end to end: greedy's lost games against a depth-2 alpha-beta, judged
 # by a depth-3 one, lose the judge's score on greedy's moves and not on alpha-beta's; bad input
 # is refused with a message. Usage: loss_analysis.sh PINCER SOURCE_DIR
-set -u
-pincer=$1
+source "$(dirname "$0")/lib.sh"
 src=$2
-failures=0
-check() {
-  if [ "$2" != "$3" ]; then
-    printf 'FAIL %s\n  expected: %s\n  actual:   %s\n' "$1" "$2" "$3"
-    failures=$((failures + 1))
-  fi
-}
-contains() {
-  case "$3" in *"$2"*) ;; *) printf 'FAIL %s: no "%s" in:\n%s\n' "$1" "$2" "$3"; failures=$((failures + 1)) ;; esac
-}
 command -v python3 > /dev/null || { echo "no python3: skipped"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+make_tmp
 
 "$pincer" match --rules seize-reference --a greedy --b alphabeta:depth=2 --games 4 --seed 3 \
   --sgn "$tmp/games" > /dev/null 2>&1
@@ -47,5 +35,4 @@ out=$(python3 "$src/scripts/loss-analysis.py" --sgn "$tmp/empty" --player greedy
 check "unknown player exits 0" 0 $?
 contains "unknown player skipped" "cannot tell which side 'greedy' played; skipped" "$out"
 
-[ $failures -eq 0 ] && echo "loss-analysis: all checks passed"
-exit $((failures > 0))
+finish "loss-analysis: all checks passed"

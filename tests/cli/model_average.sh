@@ -3,14 +3,10 @@
 # and what cannot be averaged refused with a clear error and nothing written.
 # Skipped (77) without the torch library.
 # Usage: model_average.sh PINCER SOURCE_DIR
-set -u
-pincer=$1
+source "$(dirname "$0")/lib.sh"
 src=$2
-[ -f "$(dirname "$pincer")/pincer-torch.so" ] || exit 77
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+need_torch
+make_tmp
 seega=$src/models/seega-5x5.pt
 seize=$src/models/seize-reference.pt
 
@@ -42,5 +38,4 @@ check_refused() {
 check_refused one "in" "$seega"
 check_refused games "seega-5x5" "$seega" "$seize"
 check_refused missing "$tmp/none.pt" "$seega" "$tmp/none.pt"
-[ $failures -eq 0 ] && echo "all model average checks passed"
-exit $((failures > 0))
+finish "all model average checks passed"

@@ -4,14 +4,10 @@
 # written. The legacy input is models/seega-5x5.pt without its 32-byte checked header.
 # Skipped (77) without the torch library.
 # Usage: model_convert.sh PINCER SOURCE_DIR
-set -u
-pincer=$1
+source "$(dirname "$0")/lib.sh"
 src=$2
-[ -f "$(dirname "$pincer")/pincer-torch.so" ] || exit 77
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+need_torch
+make_tmp
 model=$src/models/seega-5x5.pt
 tail -c +33 "$model" > "$tmp/old.pt"
 
@@ -43,5 +39,4 @@ for bad in cut text flip; do
   case "$out" in *"frame #"*) fail "$bad: a torch backtrace" ;; esac
   [ ! -e "$tmp/$bad-out.pt" ] || fail "$bad: an output was written"
 done
-[ $failures -eq 0 ] && echo "all model convert checks passed"
-exit $((failures > 0))
+finish "all model convert checks passed"

@@ -2,21 +2,10 @@
 # scripts/plot-ratings.py: a curve from a ratings.json of `pincer rate` and a lone point become
 # an SVG with one marker and one interval bar per rating, in core-hour order; bad input is refused
 # with a message and leaves no file. Usage: plot_ratings.sh PINCER SOURCE_DIR
-set -u
+source "$(dirname "$0")/lib.sh"
 src=$2
-failures=0
-check() {
-  if [ "$2" != "$3" ]; then
-    printf 'FAIL %s\n  expected: %s\n  actual:   %s\n' "$1" "$2" "$3"
-    failures=$((failures + 1))
-  fi
-}
-contains() {
-  case "$3" in *"$2"*) ;; *) printf 'FAIL %s: no "%s" in:\n%s\n' "$1" "$2" "$3"; failures=$((failures + 1)) ;; esac
-}
 command -v python3 > /dev/null || { echo "no python3: skipped"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+make_tmp
 plot="$src/scripts/plot-ratings.py"
 
 # Out of order on purpose: the line must join them by core-hours.
@@ -49,5 +38,4 @@ err=$(python3 "$plot" --out "$tmp/bad.svg" --point "x=1:2" 2>&1)
 contains "bad point" "LABEL=CORE_HOURS:ELO:LOW:HIGH" "$err"
 check "no file from bad input" "" "$(ls "$tmp" | grep -E 'bad|\.plot-')"
 
-[ $failures -eq 0 ] && echo "plot-ratings: all checks passed"
-[ $failures -eq 0 ]
+finish "plot-ratings: all checks passed"

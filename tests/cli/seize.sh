@@ -1,18 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end checks of the pincer binary on SE!ZE: perft, moves protocol, SGN, show, rules.
 # Usage: seize.sh PINCER SOURCE_DIR
-set -u
-pincer=$1
-failures=0
-check() {  # check NAME EXPECTED ACTUAL
-  if [ "$2" != "$3" ]; then
-    printf 'FAIL %s\n  expected: %s\n  actual:   %s\n' "$1" "$2" "$3"
-    failures=$((failures + 1))
-  fi
-}
-contains() {  # contains NAME NEEDLE HAYSTACK
-  case "$3" in *"$2"*) ;; *) printf 'FAIL %s: no "%s" in:\n%s\n' "$1" "$2" "$3"; failures=$((failures + 1)) ;; esac
-}
+source "$(dirname "$0")/lib.sh"
 
 check "perft lines" "depth=1 nodes=22 depth=2 nodes=492 depth=3 nodes=13886" \
   "$("$pincer" perft --rules seize-reference --depth 3 | sed 's/ time=.*//' | tr '\n' ' ' | sed 's/ $//')"

@@ -8,8 +8,7 @@
 # trainer resumes from the store's checkpoint; then stops Redis under the workers and checks they
 # retry, say so, and go on once it is back.
 # Usage: store_redis.sh PINCER SOURCE_DIR   (exit 77: skipped)
-set -u
-pincer=$1
+source "$(dirname "$0")/lib.sh"
 [ -f "$(dirname "$pincer")/pincer-torch.so" ] || { echo "SKIPPED: no torch part of pincer"; exit 77; }
 command -v redis-server >/dev/null || { echo "SKIPPED: redis-server is not installed (apt-get install redis-server)"; exit 77; }
 command -v redis-cli >/dev/null || { echo "SKIPPED: redis-cli is not installed"; exit 77; }
@@ -22,8 +21,6 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT
-failures=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
 die() { echo "FAIL $*"; for f in "$tmp"/*.log; do echo "== $f"; tail -n 15 "$f"; done; exit 1; }
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')

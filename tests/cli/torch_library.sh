@@ -2,12 +2,7 @@
 # The two halves of pincer: commands that need no network never load LibTorch; torch commands and
 # net: players load pincer-torch.so on demand, and say clearly when it is missing.
 # Usage: torch_library.sh PINCER SOURCE_DIR
-set -u
-pincer=$1
-failures=0
-contains() {
-  case "$3" in *"$2"*) ;; *) printf 'FAIL %s: no "%s" in:\n%s\n' "$1" "$2" "$3"; failures=$((failures + 1)) ;; esac
-}
+source "$(dirname "$0")/lib.sh"
 lacks() {
   case "$3" in *"$2"*) printf 'FAIL %s: "%s" in:\n%s\n' "$1" "$2" "$3"; failures=$((failures + 1)) ;; esac
 }
@@ -25,8 +20,7 @@ if [ -f "$dir/pincer-torch.so" ]; then
   loaded=$(LD_DEBUG=files "$pincer" train --help 2>&1 >/dev/null)
   contains "train loads torch" "libtorch" "$loaded"
   # The executable alone, with the command list but not the library.
-  tmp=$(mktemp -d)
-  trap 'rm -rf "$tmp"' EXIT
+  make_tmp
   cp "$pincer" "$tmp/pincer"
   cp "$dir/pincer-torch.commands" "$tmp/"
   contains "--help without the library" "train" "$("$tmp/pincer" --help 2>&1)"
@@ -39,5 +33,4 @@ if [ -f "$dir/pincer-torch.so" ]; then
   contains "other commands without the library" "seize-v0" "$("$tmp/pincer" rules --list 2>&1)"
 fi
 
-[ $failures -eq 0 ] && echo "all torch library checks passed"
-exit $((failures > 0))
+finish "all torch library checks passed"

@@ -6,13 +6,10 @@
 # refused with a message, the run dir left without a config. `--core-hours` stops a run at a
 # budget of core-hours.
 # Usage: train_from.sh PINCER SOURCE_DIR
-set -u
-pincer=$1
-[ -f "$(dirname "$pincer")/pincer-torch.so" ] || { echo "no torch part of pincer: skipped"; exit 0; }
+source "$(dirname "$0")/lib.sh"
+need_torch 0
 tmp=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-failures=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
 contains() {
   case "$3" in *"$2"*) ;; *) fail "$1: no \"$2\" in: $3" ;; esac
 }
@@ -82,5 +79,4 @@ out=$("$pincer" train --config "$tmp/config.textproto" --rules seize-v0 --from "
 contains "another ruleset's model" "seize-v0" "$out"
 [ ! -f "$tmp/d/config.textproto" ] || fail "a refused model left a config.textproto"
 
-[ $failures -eq 0 ] && echo "all train --from checks passed"
-exit $((failures > 0))
+finish "all train --from checks passed"

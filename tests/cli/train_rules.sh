@@ -3,13 +3,9 @@
 # R (its config.textproto and its first model name it); a run dir of another ruleset, or a ruleset
 # that does not exist, is refused with a message that names both and writes nothing.
 # Usage: train_rules.sh PINCER SOURCE_DIR
-set -u
-pincer=$1
-[ -f "$(dirname "$pincer")/pincer-torch.so" ] || { echo "no torch part of pincer: skipped"; exit 0; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+source "$(dirname "$0")/lib.sh"
+need_torch 0
+make_tmp
 contains() {
   case "$3" in *"$2"*) ;; *) fail "$1: no \"$2\" in: $3" ;; esac
 }
@@ -67,5 +63,4 @@ out=$("$pincer" train --config "$tmp/anchored.textproto" --rules seize-v0 --dir 
 contains "the sibling ladder" "ladder: \"$tmp/ladders/seize-v0.textproto\"" \
   "$(cat "$tmp/sibling/config.textproto" 2>&1)"
 
-[ $failures -eq 0 ] && echo "all train --rules checks passed"
-exit $((failures > 0))
+finish "all train --rules checks passed"

@@ -6,14 +6,11 @@
 # instead of hanging; an unreachable master is a clear error after the timeout; a config with
 # growth stages is refused at once.
 # Usage: trainer_ddp.sh PINCER SOURCE_DIR
-set -u
-pincer=$1
-[ -f "$(dirname "$pincer")/pincer-torch.so" ] || { echo "no torch part of pincer: skipped"; exit 0; }
+source "$(dirname "$0")/lib.sh"
+need_torch 0
 tmp=$(mktemp -d)
 pids=()
 trap 'for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done; rm -rf "$tmp"' EXIT
-failures=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 cat > "$tmp/config.textproto" <<'CONFIG'
@@ -115,5 +112,4 @@ out=$("$pincer" trainer --config "$tmp/grow.textproto" --dir "$tmp/r0g" --world-
 case "$out" in *"not supported by data-parallel training"*) ;; *) fail "growth refusal: $out" ;; esac
 [ $((SECONDS - start)) -lt 10 ] || fail "the growth refusal took $((SECONDS - start)) s"
 
-[ $failures -eq 0 ] && echo "trainer_ddp: all passed"
-exit $((failures > 0))
+finish "trainer_ddp: all passed"
