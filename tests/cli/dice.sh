@@ -37,7 +37,7 @@ out=$("$pincer" play --rules dice-7x7 --a random --b random --seed 5 --quiet 2>&
 contains "play draws a start" "start: " "$out"
 contains "play result" "result: " "$out"
 
-dir=$(mktemp -d)
+make_tmp; dir=$tmp
 "$pincer" match --rules dice-6x6 --a random --b greedy --games 4 --seed 3 --sgn "$dir" >/dev/null 2>&1
 check "match wrote four records" 4 "$(ls "$dir" | wc -l | tr -d ' ')"
 pos1=$(grep -h '^\[Position' "$dir"/*1.sgn 2>/dev/null | head -1)

@@ -9,7 +9,7 @@
 # Usage: kill_resume.sh PINCER SOURCE_DIR [KILLS]
 source "$(dirname "$0")/lib.sh"
 kills=${3:-${PINCER_KILLS:-6}}
-need_torch 0
+need_torch
 tmp=$(mktemp -d)
 pid=0
 trap '[ "$pid" -gt 0 ] && kill -9 "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT

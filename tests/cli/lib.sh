@@ -8,8 +8,8 @@
 #     contains NAME NEEDLE HAYSTACK   unless NEEDLE is in HAYSTACK (printed);
 #     fail MESSAGE...                 always;
 #   (a script may define its own check or contains after the source line, in place of these);
-#   need_torch [STATUS]   exits with STATUS (77 by default: ctest's skip) when there is no torch
-#                         library (pincer-torch.so) beside $pincer;
+#   need_torch            exits with 77 (ctest's skip) when there is no torch library
+#                         (pincer-torch.so) beside $pincer;
 #   make_tmp              sets tmp to a new temporary directory, removed at exit (an EXIT trap:
 #                         a script with more to clean up sets its own instead);
 #   finish MESSAGE        prints MESSAGE when nothing failed; exits 1 if anything did, else 0.
@@ -27,7 +27,7 @@ contains() {
 }
 fail() { echo "FAIL $*"; failures=$((failures + 1)); }
 need_torch() {
-  [ -f "$(dirname "$pincer")/pincer-torch.so" ] || { echo "no torch part of pincer: skipped"; exit "${1:-77}"; }
+  [ -f "$(dirname "$pincer")/pincer-torch.so" ] || { echo "no torch part of pincer: skipped"; exit 77; }
 }
 make_tmp() {
   tmp=$(mktemp -d)

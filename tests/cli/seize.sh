@@ -18,7 +18,7 @@ contains "result reported" '"points":{"gold":6,"red":0},"result":{"winner":"gold
 
 fp=$("$pincer" rules --rules seize-v0 | sed -n 's/^fingerprint: //p')
 check "fingerprint is 16 hex" 16 "${#fp}"
-dir=$(mktemp -d)
+make_tmp; dir=$tmp
 printf '[Event "SE!ZE launch"]\n[Ruleset "seize-v0"]\n[Fingerprint "%s"]\n\n1. c2 b6 2. c1 a6 3. cb2 ab7\n' "$fp" > "$dir/ok.sgn"
 printf '[Ruleset "seize-v0"]\n[Fingerprint "425c2910ba701777"]\n\n1. c2 b6\n' > "$dir/other.sgn"
 out=$("$pincer" sgn check "$dir/ok.sgn"); rc=$?

@@ -7,7 +7,7 @@
 # budget of core-hours.
 # Usage: train_from.sh PINCER SOURCE_DIR
 source "$(dirname "$0")/lib.sh"
-need_torch 0
+need_torch
 tmp=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 contains() {

@@ -4,7 +4,7 @@
 # that does not exist, is refused with a message that names both and writes nothing.
 # Usage: train_rules.sh PINCER SOURCE_DIR
 source "$(dirname "$0")/lib.sh"
-need_torch 0
+need_torch
 make_tmp
 contains() {
   case "$3" in *"$2"*) ;; *) fail "$1: no \"$2\" in: $3" ;; esac

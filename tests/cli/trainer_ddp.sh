@@ -7,7 +7,7 @@
 # growth stages is refused at once.
 # Usage: trainer_ddp.sh PINCER SOURCE_DIR
 source "$(dirname "$0")/lib.sh"
-need_torch 0
+need_torch
 tmp=$(mktemp -d)
 pids=()
 trap 'for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done; rm -rf "$tmp"' EXIT
