@@ -37,17 +37,17 @@ out=$("$pincer" play --rules dice-7x7 --a random --b random --seed 5 --quiet 2>&
 contains "play draws a start" "start: " "$out"
 contains "play result" "result: " "$out"
 
-make_tmp; dir=$tmp
-"$pincer" match --rules dice-6x6 --a random --b greedy --games 4 --seed 3 --sgn "$dir" >/dev/null 2>&1
-check "match wrote four records" 4 "$(ls "$dir" | wc -l | tr -d ' ')"
-pos1=$(grep -h '^\[Position' "$dir"/*1.sgn 2>/dev/null | head -1)
-pos2=$(grep -h '^\[Position' "$dir"/*2.sgn 2>/dev/null | head -1)
+make_tmp
+"$pincer" match --rules dice-6x6 --a random --b greedy --games 4 --seed 3 --sgn "$tmp" >/dev/null 2>&1
+check "match wrote four records" 4 "$(ls "$tmp" | wc -l | tr -d ' ')"
+pos1=$(grep -h '^\[Position' "$tmp"/*1.sgn 2>/dev/null | head -1)
+pos2=$(grep -h '^\[Position' "$tmp"/*2.sgn 2>/dev/null | head -1)
 contains "record has the start" "[Position " "$pos1"
 check "a colour-swapped pair shares its start" "$pos1" "$pos2"
-for f in "$dir"/*.sgn; do
+for f in "$tmp"/*.sgn; do
   out=$("$pincer" sgn check "$f" 2>&1) || { printf 'FAIL sgn check %s: %s\n' "$f" "$out"; failures=$((failures + 1)); }
 done
-rm -rf "$dir"
+rm -rf "$tmp"
 
 if [ "$failures" -ne 0 ]; then echo "$failures failed"; exit 1; fi
 echo "all dice CLI checks passed"

@@ -15,10 +15,10 @@ check "exit status" 0 $?
 contains "games played" "alphabeta:depth=1,hash=1 vs random (+0): 4.0/4" "$out"
 contains "file written" "ladder written to $tmp/extended.textproto" "$out"
 new=$(grep -A2 'player: "alphabeta:depth=1,hash=1"' "$tmp/extended.textproto" | grep 'elo:' | tr -dc '0-9-')
-[ -n "$new" ] && [ "$new" -gt 200 ] || { echo "FAIL new rating '$new' not above +200"; failures=$((failures + 1)); }
+[ -n "$new" ] && [ "$new" -gt 200 ] || fail "new rating '$new' not above +200"
 # Every player of the original file is still there with its rating.
 while IFS= read -r line; do
-  grep -qxF -- "$line" "$tmp/extended.textproto" || { echo "FAIL lost line: $line"; failures=$((failures + 1)); }
+  grep -qxF -- "$line" "$tmp/extended.textproto" || fail "lost line: $line"
 done < <(grep -E '^  (player|elo|elo_low|elo_high):' "$ladder")
 check "players" $(($(grep -c '^players {' "$ladder") + 1)) "$(grep -c '^players {' "$tmp/extended.textproto")"
 contains "command kept" "; then pincer ladder" "$(grep '^command:' "$tmp/extended.textproto")"
@@ -36,6 +36,6 @@ contains "--against alone" "--against needs --extend" "$out"
 out=$("$pincer" ladder --extend "$tmp/missing.textproto" --players greedy --games 2 2>&1)
 check "a missing ladder: exit status" 1 $?
 contains "a missing ladder" "ladder file $tmp/missing.textproto" "$out"
-[ -e "$tmp/bad.textproto" ] && { echo "FAIL a refused request wrote a file"; failures=$((failures + 1)); }
+[ -e "$tmp/bad.textproto" ] && fail "a refused request wrote a file"
 
 finish "ladder --extend: all checks passed"

@@ -18,13 +18,13 @@ contains "result reported" '"points":{"gold":6,"red":0},"result":{"winner":"gold
 
 fp=$("$pincer" rules --rules seize-v0 | sed -n 's/^fingerprint: //p')
 check "fingerprint is 16 hex" 16 "${#fp}"
-make_tmp; dir=$tmp
-printf '[Event "SE!ZE launch"]\n[Ruleset "seize-v0"]\n[Fingerprint "%s"]\n\n1. c2 b6 2. c1 a6 3. cb2 ab7\n' "$fp" > "$dir/ok.sgn"
-printf '[Ruleset "seize-v0"]\n[Fingerprint "425c2910ba701777"]\n\n1. c2 b6\n' > "$dir/other.sgn"
-out=$("$pincer" sgn check "$dir/ok.sgn"); rc=$?
+make_tmp
+printf '[Event "SE!ZE launch"]\n[Ruleset "seize-v0"]\n[Fingerprint "%s"]\n\n1. c2 b6 2. c1 a6 3. cb2 ab7\n' "$fp" > "$tmp/ok.sgn"
+printf '[Ruleset "seize-v0"]\n[Fingerprint "425c2910ba701777"]\n\n1. c2 b6\n' > "$tmp/other.sgn"
+out=$("$pincer" sgn check "$tmp/ok.sgn"); rc=$?
 check "sgn ok rc" 0 "$rc"
 contains "sgn ok" "ok, seize-v0, 6 plies, unfinished" "$out"
-out=$("$pincer" sgn check "$dir/other.sgn"); rc=$?
+out=$("$pincer" sgn check "$tmp/other.sgn"); rc=$?
 check "sgn other rc" 1 "$rc"
 contains "sgn names both" "425c2910ba701777 differs from ruleset 'seize-v0', whose fingerprint is $fp" "$out"
 
@@ -38,7 +38,7 @@ check "unknown rules rc" 1 "$rc"
 contains "unknown rules lists" "known: " "$out"
 out=$("$pincer" rules --rules seize-v0)
 contains "rules lists guesses" "powers.on_second = BLOCKED" "$out"
-rm -rf "$dir"
+rm -rf "$tmp"
 
 # A game clock: alpha-beta of unbounded depth plays on the clock; bad clocks are refused.
 out=$("$pincer" --log-level warn match --rules seize-reference --a alphabeta:depth=60 --b random \
