@@ -208,7 +208,13 @@ await 180 "$(log_of trainer)" 'step [0-9]+: .*wrote' || fail "the trainer wrote 
 check_alive
 faults_s=$((SECONDS - started))
 
-# A clean stop: the workers send their last chunks, the trainer writes its checkpoint.
+# A clean stop: the workers send their last chunks, the trainer writes its checkpoint. Each
+# process is signalled once it has opened the store (its "working on" line, logged after its
+# stop handler is in place): a background job of this script starts with SIGINT ignored, so
+# one sent earlier would be lost.
+for k in w1 w2 w3 gate trainer; do
+  await 60 "$(log_of "$k")" '\] working on ' || fail "$k (session ${session[$k]}) did not open the store within 60 s"
+done
 for k in w1 w2 w3 gate; do kill -INT "${pid[$k]}" 2> /dev/null; done
 kill -TERM "${pid[trainer]}" 2> /dev/null
 for k in w1 w2 w3 gate trainer; do

@@ -140,10 +140,12 @@ void add_store(CLI::App& app, TrainArgs& o) {
 }
 
 void cmd_selfplay(const TrainArgs& o) {
+  // Before the store is opened: a stop sent once the store's "working on" line is logged is
+  // never lost (a background job of a script starts with SIGINT ignored).
+  const auto& stop = install_stop_signal();
   const std::string writer = o.writer.empty() ? default_writer() : o.writer;
   RunStore rs = open_run_store(store_options(o, "selfplay-" + writer));
   const RunDir& dir = *rs.dir;
-  const auto& stop = install_stop_signal();
   // Finished chunks a killed worker left in its local copy (same --writer or --cache): sent now.
   if (rs.mirror) store_step("sending earlier chunks", [&] { rs.mirror->push_chunks(true); });
   SelfPlay sp(rs.game, rs.config, dir, writer);
@@ -295,6 +297,7 @@ class LoopMirror {
 void cmd_train(const TrainArgs& o) {
   if (!o.store.empty() && !o.dir.empty()) throw ConfigError("give --dir or --store, not both");
   if (o.store.empty() && o.dir.empty()) throw ConfigError("--dir or --store is required");
+  const auto& stop = install_stop_signal();  // before the store is opened, as in cmd_selfplay
   std::unique_ptr<RunStore> rs;
   std::string path = o.dir;
   if (!o.store.empty() && !is_dir_store(o.store, &path)) {
@@ -351,7 +354,7 @@ void cmd_train(const TrainArgs& o) {
   LoopOptions lo;
   if (o.minutes > 0) lo.max_minutes = o.minutes;
   if (o.core_hours > 0) lo.max_core_hours = o.core_hours;
-  lo.stop = &install_stop_signal();
+  lo.stop = &stop;
   lo.status_line = !o.quiet;
   LoopSummary s;
   {
@@ -369,6 +372,7 @@ void cmd_trainer(const TrainArgs& o) {
   // Data-parallel (docs/distributed.md): rank 0 owns the run (its store or dir: checkpoints,
   // models, metrics); the other ranks take --config and a local --dir, get the checkpoint and
   // the records from rank 0, and only train.
+  const auto& stop_signal = install_stop_signal();  // before the store is opened (cmd_selfplay)
   std::unique_ptr<DataParallel> group;
   if (o.dist.world_size != 1 || o.dist.rank != 0 || !o.dist.master.empty()) {
     // Growth stages are refused by data-parallel training: said at once where the config is at
@@ -397,7 +401,6 @@ void cmd_trainer(const TrainArgs& o) {
   }
   const RunDir& dir = *rs.dir;
   const RunConfig& cfg = rs.config;
-  const auto& stop_signal = install_stop_signal();
   // Every rank stops at the same step: a stop on any of them is agreed on before each step.
   auto stopping = [&] { return group ? group->any(stop_signal) : bool(stop_signal); };
   Trainer trainer(rs.game, cfg, dir, group.get());
@@ -530,9 +533,9 @@ void publish_gate(RunStore& rs, const GateResult& r) {
 }
 
 void cmd_gate(const TrainArgs& o) {
+  const auto& stop = install_stop_signal();  // before the store is opened, as in cmd_selfplay
   RunStore rs = open_run_store(store_options(o, "gate"));
   const RunDir& dir = *rs.dir;
-  const auto& stop = install_stop_signal();
   Gatekeeper gk(rs.game, rs.config, dir);
   pull_for_gate(rs);
   if (!o.candidate.empty()) {
