@@ -12,7 +12,8 @@
 #                         (pincer-torch.so) beside $pincer;
 #   make_tmp              sets tmp to a new temporary directory, removed at exit (an EXIT trap:
 #                         a script with more to clean up sets its own instead);
-#   finish MESSAGE        prints MESSAGE when nothing failed; exits 1 if anything did, else 0.
+#   finish MESSAGE        prints MESSAGE when nothing failed, else how many checks failed; exits 1
+#                         if anything did, else 0.
 set -u
 pincer=$1
 failures=0
@@ -34,6 +35,6 @@ make_tmp() {
   trap 'rm -rf "$tmp"' EXIT
 }
 finish() {
-  [ $failures -eq 0 ] && echo "$1"
+  if [ $failures -eq 0 ]; then echo "$1"; else echo "$failures failed"; fi
   exit $((failures > 0))
 }
