@@ -489,6 +489,12 @@ void fold(const torch::nn::Conv2d& conv, const torch::nn::BatchNorm2d& bn,
 // policy, value), the conv policy head's output convolution or the dense policy layer, the value
 // layers and the points layer, all in `dtype`. Convolution weights are oneDNN tensors
 // reordered once into its blocked layout (`mkldnn`), else channels-last.
+//
+// With `mkldnn` and a dense policy head, the policy and value convolutions (both 1x1 over the
+// tower's output, each followed by relu) are one convolution of policy + value channels, and the
+// value layers and the points layer stay float32: at self-play's batch sizes their products are
+// too small for bfloat16 to pay, and oneDNN's bfloat16 calls cost more than OpenBLAS's float32
+// ones (docs/experiments/2026-12-07-bench-nn-self-measured-peak.md).
 void fold_all(ResidualNetImpl& net, torch::ScalarType dtype, bool mkldnn,
               std::vector<torch::Tensor>& weight, std::vector<torch::Tensor>& bias) {
   weight.clear();
@@ -501,6 +507,14 @@ void fold_all(ResidualNetImpl& net, torch::ScalarType dtype, bool mkldnn,
   }
   fold(net.policy_conv, net.policy_bn, weight, bias);
   fold(net.value_conv, net.value_bn, weight, bias);
+  const bool fuse_heads = mkldnn && !net.conv_policy();
+  if (fuse_heads) {
+    const size_t policy = weight.size() - 2, value = weight.size() - 1;
+    weight[policy] = torch::cat({weight[policy], weight[value]});
+    bias[policy] = torch::cat({bias[policy], bias[value]});
+    weight.pop_back();
+    bias.pop_back();
+  }
   auto add = [&](const torch::Tensor& w, const torch::Tensor& b) {
     weight.push_back(w);
     bias.push_back(b);
@@ -510,17 +524,19 @@ void fold_all(ResidualNetImpl& net, torch::ScalarType dtype, bool mkldnn,
   } else {
     add(net.policy_fc->weight, net.policy_fc->bias);
   }
+  const size_t value_layers = weight.size();
   add(net.value_fc1->weight, net.value_fc1->bias);
   add(net.value_fc2->weight, net.value_fc2->bias);
   if (!net.points_fc.is_empty()) add(net.points_fc->weight, net.points_fc->bias);
   for (size_t i = 0; i < weight.size(); ++i) {
-    weight[i] = weight[i].to(dtype);
-    bias[i] = bias[i].to(dtype).contiguous();
+    const torch::ScalarType type = fuse_heads && i >= value_layers ? torch::kFloat32 : dtype;
+    weight[i] = weight[i].to(type).contiguous();
+    bias[i] = bias[i].to(type).contiguous();
     if (weight[i].dim() != 4) continue;
     if (mkldnn) {
       const int64_t pad = weight[i].size(2) / 2;
-      weight[i] = at::mkldnn_reorder_conv2d_weight(weight[i].contiguous().to_mkldnn(), {pad, pad},
-                                                   {1, 1}, {1, 1}, 1);
+      weight[i] =
+          at::mkldnn_reorder_conv2d_weight(weight[i].to_mkldnn(), {pad, pad}, {1, 1}, {1, 1}, 1);
       bias[i] = bias[i].to_mkldnn();
     } else {
       weight[i] = weight[i].contiguous(torch::MemoryFormat::ChannelsLast);
@@ -534,7 +550,8 @@ bool use_mkldnn(const torch::Device& device) { return device.is_cpu() && torch::
 
 // ResidualNetImpl::forward_all with the folded weights (same order as fold_all).
 // With `mkldnn`, x is a oneDNN tensor and the convolutions' outputs are made dense before the
-// heads' flattening.
+// heads' flattening. Each convolution's output is a fresh tensor, so relu and the residual sum
+// run in place on it (no allocation, one pass fewer over memory).
 NetOutput folded_forward(ResidualNetImpl& net, const std::vector<torch::Tensor>& weight,
                          const std::vector<torch::Tensor>& bias, const torch::Tensor& x,
                          bool mkldnn) {
@@ -548,26 +565,35 @@ NetOutput folded_forward(ResidualNetImpl& net, const std::vector<torch::Tensor>&
   };
   auto dense_out = [&](const torch::Tensor& t) { return mkldnn ? t.to_dense() : t.contiguous(); };
   auto dense = [&](const torch::Tensor& t) {
-    auto y = torch::linear(t, weight[k], bias[k]);
+    auto y = torch::linear(t.to(weight[k].scalar_type()), weight[k], bias[k]);
     ++k;
     return y;
   };
-  auto t = torch::relu(conv(x, 1));
+  auto t = conv(x, 1).relu_();
   for (size_t i = 0; i < net.tower->size(); ++i) {
-    auto y = torch::relu(conv(t, 1));
-    y = conv(y, 1);
-    t = torch::relu(y + t);
+    auto y = conv(t, 1).relu_();
+    t = conv(y, 1).add_(t).relu_();
   }
-  auto p = torch::relu(conv(t, 0));
-  auto v = dense_out(torch::relu(conv(t, 0))).flatten(1);
   NetOutput out;
+  torch::Tensor v;
   if (net.conv_policy()) {
+    auto p = conv(t, 0).relu_();
+    v = dense_out(conv(t, 0).relu_()).flatten(1);
     // NCHW order for the map (it indexes plane * H * W + cell).
     out.policy = dense_out(conv(p, 0)).flatten(1).index_select(1, net.policy_map);
+  } else if (mkldnn) {
+    // One convolution for both heads (fold_all): policy channels first, then value channels.
+    const int64_t policy_channels = net.policy_conv->options.out_channels();
+    auto heads = dense_out(conv(t, 0).relu_());
+    auto p = heads.narrow(1, 0, policy_channels).flatten(1).contiguous();
+    v = heads.narrow(1, policy_channels, heads.size(1) - policy_channels).flatten(1);
+    out.policy = dense(p);
   } else {
+    auto p = conv(t, 0).relu_();
+    v = dense_out(conv(t, 0).relu_()).flatten(1);
     out.policy = dense(dense_out(p).flatten(1));
   }
-  v = torch::relu(dense(v));
+  v = dense(v).relu_();
   out.value = dense(v);
   if (!net.points_fc.is_empty()) out.points = dense(v).squeeze(1);
   return out;
@@ -612,14 +638,12 @@ void Model::infer(const float* input, int n, float* policy_logits, float* wdl, f
   x = mkldnn ? x.to(dtype).to_mkldnn()
              : x.to(impl_->device, dtype).contiguous(torch::MemoryFormat::ChannelsLast);
   NetOutput out = folded_forward(*net, weight, bias, x, mkldnn);
-  auto p = out.policy.to(torch::kCPU, torch::kFloat32).contiguous();
-  auto v = torch::softmax(out.value.to(torch::kFloat32), 1).to(torch::kCPU).contiguous();
-  std::memcpy(policy_logits, p.data_ptr<float>(), sizeof(float) * n * meta_.num_actions());
-  std::memcpy(wdl, v.data_ptr<float>(), sizeof(float) * n * 3);
-  if (points && out.points.defined()) {
-    auto pts = out.points.to(torch::kCPU, torch::kFloat32).contiguous();
-    std::memcpy(points, pts.data_ptr<float>(), sizeof(float) * n);
-  }
+  // Straight into the caller's arrays: copy_ converts (and moves off the device) in one pass.
+  const auto f32 = torch::TensorOptions().dtype(torch::kFloat32);
+  torch::from_blob(policy_logits, {n, static_cast<int64_t>(meta_.num_actions())}, f32)
+      .copy_(out.policy);
+  torch::from_blob(wdl, {n, 3}, f32).copy_(torch::softmax(out.value.to(torch::kFloat32), 1));
+  if (points && out.points.defined()) torch::from_blob(points, {n}, f32).copy_(out.points);
 }
 
 }  // namespace pincer

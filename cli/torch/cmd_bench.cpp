@@ -16,6 +16,7 @@
 #include "engine/atomic_file.h"
 #include "engine/registry.h"
 #include "mcts/tree.h"
+#include "nn/cpu_peak.h"
 #include "nn/model.h"
 #include "store/run_dir.h"
 #include "train/bench.h"
@@ -108,14 +109,32 @@ void bench_nn(const NnOptions& o) {
   std::printf("cpu: %s (bf16 instructions: %s); precision %s; %.1f MFLOP per position\n",
               cpu_model().c_str(), cpu_has_bf16() ? "yes" : "no",
               precision_name(model->precision()), flops / 1e6);
+  // One core's peak for this precision, measured here on this thread (nn/cpu_peak.h): the
+  // table's last column is GFLOP/cpu-s as a share of it.
+  double peak = 0;
+  if (model->device() == "cpu") {
+    const CorePeak cp = core_peak(model->precision() == Precision::kBFloat16);
+    peak = cp.gflops;
+    if (peak > 0) {
+      std::printf("peak: %.1f GFLOP/s a core (%s, measured)\n", peak, peak_kernel_name(cp.kernel));
+    } else {
+      std::printf("peak: unknown (no %s kernel for this CPU)\n",
+                  precision_name(model->precision()));
+    }
+  } else {
+    std::printf("peak: not measured (device %s)\n", model->device().c_str());
+  }
   // GFLOP/cpu-s: per second of this process's CPU time, the figure to compare on a loaded machine.
-  std::printf("%8s %12s %12s %10s %12s\n", "batch", "evals/s", "ms/batch", "GFLOP/s",
-              "GFLOP/cpu-s");
+  std::printf("%8s %12s %12s %10s %12s %8s\n", "batch", "evals/s", "ms/batch", "GFLOP/s",
+              "GFLOP/cpu-s", "of peak");
   for (size_t i = 0; i < o.batches.size(); ++i) {
     const int b = o.batches[i];
     const RawThroughput r = measure_raw_throughput(*model, positions, b, o.seconds);
-    std::printf("%8d %12.0f %12.2f %10.1f %12.1f\n", b, r.evals_per_s, r.ms_per_batch,
-                r.evals_per_s * flops / 1e9, r.evals_per_cpu_s * flops / 1e9);
+    const double per_cpu_s = r.evals_per_cpu_s * flops / 1e9;
+    char share[16] = "-";
+    if (peak > 0) std::snprintf(share, sizeof share, "%.1f%%", 100.0 * per_cpu_s / peak);
+    std::printf("%8d %12.0f %12.2f %10.1f %12.1f %8s\n", b, r.evals_per_s, r.ms_per_batch,
+                r.evals_per_s * flops / 1e9, per_cpu_s, share);
     std::fflush(stdout);
     // The BLAS is loaded lazily by the first product: say which one after the first batch.
     if (i == 0) std::printf("blas: %s\n", loaded_blas().c_str());
