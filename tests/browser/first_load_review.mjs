@@ -43,6 +43,9 @@ let expectedRefusals = 0;
 async function newPage(viewport) {
   const page = await browser.newPage();
   await page.setViewport(viewport);
+  // Every wait without its own deadline gets 60 s, not puppeteer's 30: the bot answers slower
+  // beside a training run or a sanitizer build (the whole script still has `timeout 270`).
+  page.setDefaultTimeout(60000);
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   page.on('response', (r) => { if (r.status() >= 400) refused.push(`${r.status()} ${r.request().method()} ${r.url()}`); });
