@@ -69,8 +69,7 @@ async function analysisState(page) {
 async function userToMove(page) {
   await page.waitForFunction(() => location.hash.startsWith('#play/') &&
                                    document.querySelector('#play-board [data-cell]') &&
-                                   document.getElementById('play-status').textContent.endsWith('(you)'),
-                             { timeout: 60000 });
+                                   document.getElementById('play-status').textContent.endsWith('(you)'));
   return api('GET', `/api/game/${await page.evaluate(() => location.hash.split('/')[1])}`);
 }
 
@@ -213,7 +212,7 @@ try {
   await page.click('#an-load');
   await page.waitForFunction((n) => document.querySelectorAll('#an-moves li').length === n, { timeout: 30000 }, blunders.length);
   await page.click('#an-review-button');
-  await page.waitForFunction(() => document.getElementById('an-review-status').dataset.done === '1', { timeout: 60000 });
+  await page.waitForFunction(() => document.getElementById('an-review-status').dataset.done === '1');
   const lostSides = Object.fromEntries(await page.$$eval('#an-review-sides tbody tr', (trs) => trs.map((tr) =>
     [tr.cells[0].textContent, [...tr.cells].slice(1).map((c) => Number(c.textContent))])));
   const lostMarks = await page.$$eval('#an-moves li[data-mark]', (lis) => lis.map((li) => ({
